@@ -1,0 +1,1 @@
+// The Geo module; see docs/ARCHITECTURE.md.

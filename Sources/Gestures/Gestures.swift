@@ -1,0 +1,1 @@
+// The Gestures module; see docs/ARCHITECTURE.md.

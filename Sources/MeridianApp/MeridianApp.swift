@@ -1,0 +1,4 @@
+import Input
+public enum MeridianApp {
+    public static func main() {}
+}

@@ -1,0 +1,1 @@
+// The Render module; see docs/ARCHITECTURE.md.

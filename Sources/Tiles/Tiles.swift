@@ -1,0 +1,1 @@
+// The Tiles module; see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The UI module; see docs/ARCHITECTURE.md.

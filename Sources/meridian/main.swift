@@ -1,0 +1,2 @@
+import MeridianApp
+MeridianApp.main()
