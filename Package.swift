@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "CWaylandShims", dependencies: ["CWaylandClient", "CWaylandCursor", "CProtocols"]),
 
         // Pure Swift layers.
-        .target(name: "Input"),
+        // libm: the standard library's rounding and sqrt call into it, and nothing else links it here.
+        .target(name: "Input", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "Gestures", dependencies: ["Input"]),
         .target(name: "Geo"),
         .target(name: "Tiles", dependencies: ["Geo", "CSQLite", "CZlib"]),
