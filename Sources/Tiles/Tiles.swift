@@ -1,1 +1,0 @@
-// The Tiles module; see docs/ARCHITECTURE.md.

@@ -1,0 +1,81 @@
+/// A decoded Mapbox Vector Tile (MVT 2.1): layers of features whose geometry is in tile
+/// coordinates, 0…extent on both axes (y down), possibly a little outside for buffers.
+public struct VectorTile: Sendable {
+    public var layers: [VectorLayer]
+
+    public init(layers: [VectorLayer]) { self.layers = layers }
+
+    public func layer(named name: String) -> VectorLayer? { layers.first { $0.name == name } }
+}
+
+public struct VectorLayer: Sendable {
+    public var name: String
+    /// Tile coordinates run from 0 to `extent` (usually 4096).
+    public var extent: UInt32
+    public var features: [VectorFeature]
+
+    public init(name: String, extent: UInt32, features: [VectorFeature]) {
+        self.name = name
+        self.extent = extent
+        self.features = features
+    }
+}
+
+public enum GeometryType: Sendable, Equatable { case unknown, point, lineString, polygon }
+
+/// A property value in an MVT layer.
+public enum PropertyValue: Sendable, Equatable {
+    case string(String)
+    case double(Double)
+    case int(Int64)
+    case bool(Bool)
+}
+
+public struct TilePoint: Sendable, Equatable {
+    public var x: Int32
+    public var y: Int32
+    public init(x: Int32, y: Int32) {
+        self.x = x
+        self.y = y
+    }
+}
+
+public struct VectorFeature: Sendable {
+    public var id: UInt64?
+    public var type: GeometryType
+    /// Points: one part per point group; lines: one part per line; polygons: rings in MVT
+    /// order (an exterior ring, positive area in tile coordinates, then its holes).
+    public var parts: [[TilePoint]]
+    public var properties: [String: PropertyValue]
+
+    public init(id: UInt64? = nil, type: GeometryType, parts: [[TilePoint]], properties: [String: PropertyValue] = [:]) {
+        self.id = id
+        self.type = type
+        self.parts = parts
+        self.properties = properties
+    }
+}
+
+/// The address of a tile: zoom, column, row (XYZ scheme, row 0 at the north).
+public struct TileID: Sendable, Hashable, CustomStringConvertible {
+    public var z: Int
+    public var x: Int
+    public var y: Int
+    public init(z: Int, x: Int, y: Int) {
+        self.z = z
+        self.x = x
+        self.y = y
+    }
+    public var description: String { "\(z)/\(x)/\(y)" }
+}
+
+/// Something that hands out vector tiles: an MBTiles file, several layered, or a test fixture.
+/// Implementations must be safe to call from tile worker threads.
+public protocol VectorTileSource: Sendable {
+    /// A short name for messages (the file path for files).
+    var name: String { get }
+    var minZoom: Int { get }
+    var maxZoom: Int { get }
+    /// The tile at `id`, nil where the source has none. Throws when the data is damaged.
+    func tile(_ id: TileID) throws -> VectorTile?
+}

@@ -1,0 +1,5 @@
+enum GesturesBench {
+    static func run() {
+        Bench.progress("gestures: not built yet")
+    }
+}

@@ -1,0 +1,5 @@
+enum LatencyBench {
+    static func run() {
+        Bench.progress("latency: not built yet")
+    }
+}

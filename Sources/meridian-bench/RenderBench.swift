@@ -1,0 +1,5 @@
+enum RenderBench {
+    static func run() {
+        Bench.progress("render: not built yet")
+    }
+}
