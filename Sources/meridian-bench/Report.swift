@@ -11,7 +11,10 @@ enum Bench {
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
-    static func progress(_ s: String) { fputs(s + "\n", stderr) }
+    static func progress(_ s: String) {
+        let line = s + "\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    }
 
     /// The q-quantile (0…1) of `values`, nearest-rank.
     static func quantile(_ values: [Double], _ q: Double) -> Double {

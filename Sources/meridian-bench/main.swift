@@ -13,7 +13,7 @@ let suites: [(name: String, run: () -> Void)] = [
 let args = CommandLine.arguments.dropFirst()
 guard let which = args.first, which == "all" || suites.contains(where: { $0.name == which }) else {
     let names = suites.map(\.name).joined(separator: "|")
-    fputs("usage: meridian-bench \(names)|all\n", stderr)
+    Bench.progress("usage: meridian-bench \(names)|all")
     exit(2)
 }
 for suite in suites where which == "all" || suite.name == which {
