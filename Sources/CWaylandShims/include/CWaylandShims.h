@@ -25,6 +25,10 @@ MERIDIAN_IFACE(zwp_pointer_gestures_v1)
 /* Creates an anonymous, sealed shared-memory file of `size` bytes; returns -1 and sets errno on failure. */
 int meridian_create_shm_file(size_t size);
 
+/* A non-blocking, close-on-exec signalfd for SIGTERM and SIGINT (which it also blocks), so the
+ * main loop can end cleanly from poll; returns -1 on failure. */
+int meridian_termination_signal_fd(void);
+
 /* The name of an interface, for error messages. */
 static inline const char *meridian_proxy_class(void *proxy) { return wl_proxy_get_class((struct wl_proxy *)proxy); }
 

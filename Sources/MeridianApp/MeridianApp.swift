@@ -1,4 +1,0 @@
-import Input
-public enum MeridianApp {
-    public static func main() {}
-}

@@ -1,0 +1,73 @@
+import CWaylandClient
+import Glibc
+
+/// A C listener table at a stable heap address for the life of the program: libwayland
+/// keeps the pointer, so the table must never move (swift-interop.md P6).
+final class ListenerTable<T>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<T>
+
+    init(_ value: T) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: value)
+    }
+}
+
+/// Recovers the Swift owner passed as a listener's `data` pointer.
+@inline(__always)
+func owner<T: AnyObject>(_ data: UnsafeMutableRawPointer?, as: T.Type) -> T? {
+    guard let data else { return nil }
+    return Unmanaged<T>.fromOpaque(data).takeUnretainedValue()
+}
+
+@inline(__always)
+func opaque(_ object: AnyObject) -> UnsafeMutableRawPointer {
+    Unmanaged.passUnretained(object).toOpaque()
+}
+
+/// Something went wrong talking to the compositor. The description is the one line the
+/// program prints before it exits with status 1.
+public struct WaylandError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Milliseconds on CLOCK_MONOTONIC, the clock all of Meridian's input and timers use live.
+public func monotonicMilliseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
+}
+
+/// Maps the compositor's 32-bit millisecond event times onto our monotonic clock. Most
+/// compositors already use CLOCK_MONOTONIC; when one does not (or the value wraps), the offset
+/// is re-learned so that input never appears to come from the future or the distant past.
+struct EventClock {
+    private var offset: Double?
+
+    mutating func time(fromCompositor ms: UInt32) -> Double {
+        let now = monotonicMilliseconds()
+        let raw = Double(ms)
+        if let offset, abs(raw + offset - now) < 1000 {
+            return min(raw + offset, now)
+        }
+        offset = now - raw
+        return now
+    }
+}
+
+func fixedToDouble(_ f: wl_fixed_t) -> Double { wl_fixed_to_double(f) }
+
+/// Writes one line to standard error (stderr itself is not concurrency-safe to name in Swift 6).
+public func printError(_ message: String) {
+    let line = message + "\n"
+    let bytes = Array(line.utf8)
+    var written = 0
+    while written < bytes.count {
+        let n = bytes.withUnsafeBytes { buf -> Int in
+            guard let base = buf.baseAddress else { return -1 }
+            return write(2, base + written, buf.count - written)
+        }
+        if n <= 0 { break }
+        written += n
+    }
+}

@@ -1,0 +1,28 @@
+import Input
+
+/// What the Wayland layer needs from the application it shows. Everything is called on the
+/// one thread that runs the loop.
+public protocol WaylandApp: AnyObject {
+    /// One input frame, in order. Times are monotonic milliseconds (`monotonicMilliseconds()`).
+    func handle(_ frame: InputFrame)
+    /// The content area's logical size or its scale changed.
+    func resize(to geometry: WindowGeometry)
+    /// True when something changed that the next frame should show.
+    var needsFrame: Bool { get }
+    /// Draws the whole content area into `pixels` (XRGB8888 = cairo RGB24, `stride` bytes per
+    /// row, `geometry.width * scale` by `geometry.height * scale` pixels) and returns the
+    /// regions that changed since the previous frame, in those pixels (nil: everything).
+    func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+              geometry: WindowGeometry) -> [PixelRect]?
+    /// The next time (monotonic ms) the app has something to do without input: a gesture
+    /// timeout, an animation step. nil while idle, so the loop sleeps until input arrives.
+    var nextDeadline: Double? { get }
+    /// Runs whatever is due at `time`.
+    func advance(to time: Double)
+    /// File descriptors the loop should also wait on (tile workers signalling finished work).
+    var wakeupFileDescriptors: [Int32] { get }
+    /// One of `wakeupFileDescriptors` became readable.
+    func wakeup(_ fd: Int32)
+    /// The window is no longer visible (xdg_toplevel `suspended`): stop animating.
+    func setSuspended(_ suspended: Bool)
+}

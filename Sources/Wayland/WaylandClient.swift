@@ -1,0 +1,284 @@
+import CWaylandClient
+import CWaylandShims
+import CProtocols
+import Glibc
+import Input
+
+/// Options for the live window.
+public struct WindowOptions: Sendable {
+    public var title = "Meridian"
+    public var appID = "org.meridian.Meridian"
+    /// Logical size asked for when the compositor lets us choose.
+    public var width = 800
+    public var height = 1280
+    /// Fullscreen, without decorations: kiosks and phone shells.
+    public var fullscreen = false
+
+    public init() {}
+}
+
+/// The live platform layer: one connection to the compositor, its globals, the window, the
+/// seats, and the one loop (prepare_read / flush / poll / read_events / dispatch_pending) on
+/// one thread, with the app's timers on the same poll.
+public final class WaylandClient {
+    private let display: OpaquePointer
+    private var registry: OpaquePointer?
+    private(set) var compositor: BoundGlobal?
+    private(set) var shm: BoundGlobal?
+    private(set) var wmBase: BoundGlobal?
+    private(set) var decorationManager: BoundGlobal?
+    private(set) var viewporter: BoundGlobal?
+    private(set) var fractionalScaleManager: BoundGlobal?
+    private(set) var pointerGestures: BoundGlobal?
+    private(set) var outputs: [UInt32: Output] = [:]
+    private var seats: [UInt32: Seat] = [:]
+    private var seatCount = 0
+    private(set) var window: Window?
+    private(set) var cursor: Cursor?
+    private weak var app: WaylandApp?
+    private var running = true
+    private var lastGeometry: WindowGeometry?
+    private var wasSuspended = false
+    /// What was bound, for `--verbose` and the closing notes: interface → version.
+    public private(set) var boundVersions: [String: UInt32] = [:]
+
+    /// Connects to `WAYLAND_DISPLAY` and binds what Meridian needs.
+    public init() throws(WaylandError) {
+        guard let display = wl_display_connect(nil) else {
+            let name = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+            throw WaylandError("cannot connect to the Wayland compositor '\(name)': \(String(cString: strerror(errno)))")
+        }
+        self.display = display
+        guard let registry = wl_display_get_registry(display) else {
+            wl_display_disconnect(display)
+            throw WaylandError("cannot get the Wayland registry")
+        }
+        self.registry = registry
+        wl_registry_add_listener(registry, WaylandClient.registryListener.pointer, opaque(self))
+        // First roundtrip: the globals. Second: the first events of what we bound (seat
+        // capabilities, output scale, shm formats).
+        try roundtrip()
+        try roundtrip()
+        for kind in GlobalKind.allCases where kind.isRequired && global(kind) == nil {
+            throw WaylandError("the compositor does not offer \(kind.rawValue), which Meridian needs")
+        }
+    }
+
+    private func global(_ kind: GlobalKind) -> BoundGlobal? {
+        switch kind {
+        case .compositor: return compositor
+        case .shm: return shm
+        case .wmBase: return wmBase
+        case .decorationManager: return decorationManager
+        case .viewporter: return viewporter
+        case .fractionalScaleManager: return fractionalScaleManager
+        case .pointerGestures: return pointerGestures
+        case .seat, .output: return nil
+        }
+    }
+
+    private func roundtrip() throws(WaylandError) {
+        if wl_display_roundtrip(display) < 0 { throw connectionError() }
+    }
+
+    /// The one line that explains why the connection is unusable.
+    private func connectionError() -> WaylandError {
+        let code = wl_display_get_error(display)
+        if code == EPROTO {
+            var interface: UnsafePointer<wl_interface>?
+            var id: UInt32 = 0
+            let errorCode = wl_display_get_protocol_error(display, &interface, &id)
+            let name = interface.map { String(cString: $0.pointee.name) } ?? "unknown interface"
+            return WaylandError("protocol error on \(name)@\(id): code \(errorCode)")
+        }
+        if code == EPIPE || code == ECONNRESET || code == 0 {
+            return WaylandError("the compositor closed the connection")
+        }
+        return WaylandError("lost the connection to the compositor: \(String(cString: strerror(code)))")
+    }
+
+    // MARK: registry
+
+    private func bind(_ kind: GlobalKind, name: UInt32, advertised: UInt32) -> BoundGlobal? {
+        let version = min(advertised, kind.implementedVersion)
+        guard version >= 1, let raw = wl_registry_bind(registry, name, kind.interface, version) else { return nil }
+        boundVersions[kind.rawValue] = version
+        return BoundGlobal(name: name, version: version, proxy: OpaquePointer(raw))
+    }
+
+    private func globalAdded(name: UInt32, interface: String, version: UInt32) {
+        guard let kind = GlobalKind(rawValue: interface) else { return }
+        switch kind {
+        case .compositor where compositor == nil: compositor = bind(kind, name: name, advertised: version)
+        case .shm where shm == nil: shm = bind(kind, name: name, advertised: version)
+        case .wmBase where wmBase == nil:
+            wmBase = bind(kind, name: name, advertised: version)
+            if let p = wmBase?.proxy { xdg_wm_base_add_listener(p, WaylandClient.wmBaseListener.pointer, opaque(self)) }
+        case .decorationManager where decorationManager == nil: decorationManager = bind(kind, name: name, advertised: version)
+        case .viewporter where viewporter == nil: viewporter = bind(kind, name: name, advertised: version)
+        case .fractionalScaleManager where fractionalScaleManager == nil:
+            fractionalScaleManager = bind(kind, name: name, advertised: version)
+        case .pointerGestures where pointerGestures == nil: pointerGestures = bind(kind, name: name, advertised: version)
+        case .seat:
+            if let g = bind(kind, name: name, advertised: version) {
+                seats[name] = Seat(globalName: name, version: g.version, proxy: g.proxy, client: self, index: seatCount)
+                seatCount += 1
+            }
+        case .output:
+            if let g = bind(kind, name: name, advertised: version) {
+                let o = Output(globalName: name, version: g.version, proxy: g.proxy)
+                o.onChange = { [weak self] in self?.window?.outputChanged() }
+                outputs[name] = o
+            }
+        default:
+            break
+        }
+    }
+
+    private func globalRemoved(name: UInt32) {
+        if let seat = seats.removeValue(forKey: name) { seat.destroy() }
+        if let output = outputs.removeValue(forKey: name) {
+            window?.outputRemoved(output)
+            output.destroy()
+        }
+    }
+
+    static let registryListener = ListenerTable(wl_registry_listener(
+        global: { data, _, name, interface, version in
+            guard let c = owner(data, as: WaylandClient.self), let interface else { return }
+            c.globalAdded(name: name, interface: String(cString: interface), version: version)
+        },
+        global_remove: { data, _, name in owner(data, as: WaylandClient.self)?.globalRemoved(name: name) }
+    ))
+
+    static let wmBaseListener = ListenerTable(xdg_wm_base_listener(
+        ping: { _, wmBase, serial in xdg_wm_base_pong(wmBase, serial) }
+    ))
+
+    // MARK: input plumbing
+
+    func deliver(_ frame: InputFrame) { app?.handle(frame) }
+
+    var cursorScale: Int32 { Int32(max(1, (window?.scale ?? 1).rounded(.up))) }
+
+    /// A press on the title bar we draw: the close button closes, the rest moves the window.
+    func titleBarPressed(at p: Point, seat: Seat, serial: UInt32) {
+        guard let window else { return }
+        if TitleBar.closeButton(windowWidth: window.width).contains(p) {
+            running = false
+        } else {
+            xdg_toplevel_move(window.toplevel, seat.proxy, serial)
+        }
+    }
+
+    // MARK: the loop
+
+    /// Shows `app` in a window and runs until the window is closed. Throws when the compositor
+    /// goes away or reports a protocol error.
+    public func run(_ app: WaylandApp, options: WindowOptions) throws(WaylandError) {
+        self.app = app
+        if let c = compositor?.proxy, let s = shm?.proxy { cursor = Cursor(compositor: c, shm: s) }
+        let window = try Window(client: self, title: options.title, appID: options.appID,
+                                size: (max(1, options.width), max(1, options.height)), fullscreen: options.fullscreen)
+        self.window = window
+        window.onClose = { [weak self] in self?.running = false }
+        defer { teardown() }
+        let fd = wl_display_get_fd(display)
+        // SIGTERM and SIGINT end the run cleanly (state written, window destroyed) through the poll.
+        let signalFD = meridian_termination_signal_fd()
+        defer { if signalFD >= 0 { close(signalFD) } }
+        while running {
+            let now = monotonicMilliseconds()
+            app.advance(to: now)
+            for seat in seats.values { seat.keyboard?.fireRepeats(now: now) }
+            try renderIfNeeded(app, window)
+            // Drain what is queued, then announce that we are about to read.
+            while wl_display_prepare_read(display) != 0 {
+                if wl_display_dispatch_pending(display) < 0 { throw connectionError() }
+            }
+            var wantWrite = false
+            if wl_display_flush(display) < 0 {
+                if errno == EAGAIN {
+                    wantWrite = true   // the socket is full; wait until it drains
+                } else if errno != EPIPE {
+                    wl_display_cancel_read(display)
+                    throw connectionError()
+                }
+                // EPIPE: read anyway, so that the compositor's error message reaches us.
+            }
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0),
+                       pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+            for extra in app.wakeupFileDescriptors { fds.append(pollfd(fd: extra, events: Int16(POLLIN), revents: 0)) }
+            let timeout = pollTimeout(app: app, now: monotonicMilliseconds())
+            let n = poll(&fds, nfds_t(fds.count), timeout)
+            if n < 0 && errno != EINTR {
+                wl_display_cancel_read(display)
+                throw WaylandError("poll failed: \(String(cString: strerror(errno)))")
+            }
+            if fds[0].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+                if wl_display_read_events(display) < 0 { throw connectionError() }
+            } else {
+                wl_display_cancel_read(display)
+            }
+            if wl_display_dispatch_pending(display) < 0 { throw connectionError() }
+            if fds[1].revents & Int16(POLLIN) != 0 { running = false }
+            for p in fds.dropFirst(2) where p.revents & Int16(POLLIN) != 0 { app.wakeup(p.fd) }
+        }
+    }
+
+    /// Milliseconds until the earliest timer, or -1 (sleep until an event) when nothing is due.
+    private func pollTimeout(app: WaylandApp, now: Double) -> Int32 {
+        var deadlines = seats.values.compactMap { $0.keyboard?.nextDeadline }
+        if let d = app.nextDeadline { deadlines.append(d) }
+        guard let next = deadlines.min() else { return -1 }
+        return Int32(max(0, min((next - now).rounded(.up), 60_000)))
+    }
+
+    private func renderIfNeeded(_ app: WaylandApp, _ window: Window) throws(WaylandError) {
+        guard window.configured else { return }
+        let suspended = window.isSuspended
+        if suspended != wasSuspended {
+            wasSuspended = suspended
+            app.setSuspended(suspended)
+        }
+        let geometry = window.geometry
+        if geometry != lastGeometry {
+            lastGeometry = geometry
+            app.resize(to: geometry)
+        }
+        // Render only when something is dirty and no frame callback is outstanding; a new
+        // configure must be acked with a frame even if the compositor is holding callbacks back.
+        guard window.forceDraw || (app.needsFrame && !window.frameCallbackPending && !suspended) else { return }
+        let titleBar = window.hasClientTitleBar
+        let windowWidth = window.width
+        _ = try window.present { buffer, geometry, titleBarPixels in
+            if titleBar {
+                TitleBar.draw(into: buffer.pixels, width: buffer.width, height: titleBarPixels, stride: buffer.stride,
+                              scale: geometry.scale, windowWidth: windowWidth)
+            }
+            let content = buffer.pixels + titleBarPixels * buffer.stride
+            let damage = app.draw(into: content, width: buffer.width, height: buffer.height - titleBarPixels,
+                                  stride: buffer.stride, geometry: geometry)
+            guard titleBarPixels > 0 else { return damage }
+            // The app speaks in content pixels; the buffer has the title bar above them.
+            return damage.map { rects in
+                rects.map { PixelRect(x: $0.x, y: $0.y + titleBarPixels, width: $0.width, height: $0.height) }
+                    + [PixelRect(x: 0, y: 0, width: buffer.width, height: titleBarPixels)]
+            }
+        }
+    }
+
+    private func teardown() {
+        for seat in seats.values { seat.destroy() }
+        seats.removeAll()
+        window?.destroy()
+        window = nil
+        cursor?.destroy()
+        _ = wl_display_flush(display)
+    }
+
+    deinit {
+        for o in outputs.values { o.destroy() }
+        wl_display_disconnect(display)
+    }
+}

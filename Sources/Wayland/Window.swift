@@ -1,0 +1,274 @@
+import CWaylandClient
+import CWaylandShims
+import CProtocols
+
+/// What the window shows and how big it is, as the app needs to know it.
+public struct WindowGeometry: Equatable, Sendable {
+    /// Size of the app's content area in logical px (the title bar, when we draw one, excluded).
+    public var width: Int
+    public var height: Int
+    /// Buffer pixels per logical px: 1, 2, or fractional (1.5) with wp_fractional_scale_v1.
+    public var scale: Double
+}
+
+/// The toplevel window: wl_surface + xdg_surface + xdg_toplevel, its configure cycle, scale,
+/// decorations and frame pacing. Rendering is asked for, never pushed: `needsDraw` says when.
+final class Window {
+    private let client: WaylandClient
+    let surface: OpaquePointer
+    private let xdgSurface: OpaquePointer
+    let toplevel: OpaquePointer
+    private var decoration: OpaquePointer?
+    private var viewport: OpaquePointer?
+    private var fractionalScale: OpaquePointer?
+    private var frameCallback: OpaquePointer?
+    let buffers: BufferSet
+
+    // Latched by xdg_toplevel.configure, applied on xdg_surface.configure.
+    private var pendingSize: (Int32, Int32) = (0, 0)
+    private var pendingStates: Set<UInt32> = []
+    private var pendingDecorationMode: UInt32?
+    private var unackedSerial: UInt32?
+
+    private(set) var configured = false
+    /// Window size in logical px, title bar included.
+    private(set) var width: Int
+    private(set) var height: Int
+    private let naturalSize: (Int, Int)
+    private(set) var states: Set<UInt32> = []
+    private(set) var serverDecorated = false
+    let wantsFullscreen: Bool
+    private var enteredOutputs: [ObjectIdentifier: Output] = [:]
+    private var fractional: Double?
+    /// Something about the window itself (size, scale, decoration, a configure) needs a new frame
+    /// even if the app has nothing new, and even when a frame callback is outstanding.
+    private(set) var forceDraw = false
+    var frameCallbackPending: Bool { frameCallback != nil }
+    var onGeometryChange: (() -> Void)?
+    var onClose: (() -> Void)?
+
+    static let titleBarHeight = 32
+
+    init(client: WaylandClient, title: String, appID: String, size: (Int, Int), fullscreen: Bool) throws(WaylandError) {
+        self.client = client
+        naturalSize = size
+        width = size.0
+        height = size.1
+        wantsFullscreen = fullscreen
+        guard let compositor = client.compositor?.proxy, let wmBase = client.wmBase?.proxy, let shm = client.shm?.proxy,
+              let surface = wl_compositor_create_surface(compositor),
+              let xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface),
+              let toplevel = xdg_surface_get_toplevel(xdgSurface)
+        else { throw WaylandError("the compositor did not give us a window (xdg_wm_base)") }
+        self.surface = surface
+        self.xdgSurface = xdgSurface
+        self.toplevel = toplevel
+        buffers = BufferSet(shm: shm)
+        wl_surface_add_listener(surface, Window.surfaceListener.pointer, opaque(self))
+        xdg_surface_add_listener(xdgSurface, Window.xdgSurfaceListener.pointer, opaque(self))
+        xdg_toplevel_add_listener(toplevel, Window.toplevelListener.pointer, opaque(self))
+        title.withCString { xdg_toplevel_set_title(toplevel, $0) }
+        appID.withCString { xdg_toplevel_set_app_id(toplevel, $0) }
+        xdg_toplevel_set_min_size(toplevel, 200, 200)
+        if fullscreen { xdg_toplevel_set_fullscreen(toplevel, nil) }
+        // Decorations must be negotiated before the first commit so that the first configure carries the mode.
+        if let manager = client.decorationManager?.proxy, !fullscreen,
+           let deco = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel) {
+            decoration = deco
+            zxdg_toplevel_decoration_v1_add_listener(deco, Window.decorationListener.pointer, opaque(self))
+            zxdg_toplevel_decoration_v1_set_mode(deco, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+        }
+        if let manager = client.fractionalScaleManager?.proxy, let viewporter = client.viewporter?.proxy,
+           let fs = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface),
+           let vp = wp_viewporter_get_viewport(viewporter, surface) {
+            fractionalScale = fs
+            viewport = vp
+            wp_fractional_scale_v1_add_listener(fs, Window.fractionalListener.pointer, opaque(self))
+        }
+        buffers.onRelease = { [weak self] in self?.bufferReleased() }
+        // The initial commit carries no buffer; the compositor answers with a configure.
+        wl_surface_commit(surface)
+    }
+
+    /// Whether we draw our own title bar: no server-side decorations and not fullscreen.
+    var hasClientTitleBar: Bool {
+        !serverDecorated && !isFullscreen
+    }
+
+    var isFullscreen: Bool { states.contains(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) || (wantsFullscreen && !configured) }
+    var isSuspended: Bool { states.contains(6 + 3) } // XDG_TOPLEVEL_STATE_SUSPENDED (v6) is 9; our 1.31 headers predate it
+    var isActivated: Bool { states.contains(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+
+    var titleBarHeight: Int { hasClientTitleBar ? Window.titleBarHeight : 0 }
+
+    var scale: Double {
+        if let fractional { return fractional }
+        return Double(enteredOutputs.values.map(\.scale).max() ?? client.outputs.values.map(\.scale).max() ?? 1)
+    }
+
+    var geometry: WindowGeometry {
+        WindowGeometry(width: width, height: max(1, height - titleBarHeight), scale: scale)
+    }
+
+    func outputChanged() {
+        forceDraw = true
+        onGeometryChange?()
+    }
+
+    func outputRemoved(_ o: Output) {
+        if enteredOutputs.removeValue(forKey: ObjectIdentifier(o)) != nil { outputChanged() }
+    }
+
+    /// Called when a buffer comes back: a frame that found every buffer busy may go now.
+    private func bufferReleased() {}
+
+    /// Commits a frame drawn by `draw` into a free buffer. Returns false when every buffer is busy.
+    func present(draw: (ShmBuffer, WindowGeometry, Int) -> [PixelRect]?) throws(WaylandError) -> Bool {
+        guard configured else { return false }
+        let s = scale
+        let bufferWidth: Int, bufferHeight: Int
+        if fractional != nil {
+            // Toplevel sizes are rounded halfway away from zero (fractional-scale-v1.xml).
+            bufferWidth = Int((Double(width) * s).rounded(.toNearestOrAwayFromZero))
+            bufferHeight = Int((Double(height) * s).rounded(.toNearestOrAwayFromZero))
+        } else {
+            bufferWidth = width * Int(s)
+            bufferHeight = height * Int(s)
+        }
+        guard let buffer = try buffers.acquire(width: bufferWidth, height: bufferHeight) else { return false }
+        let damage = draw(buffer, geometry, Int((Double(titleBarHeight) * s).rounded()))
+        if let serial = unackedSerial {
+            xdg_surface_ack_configure(xdgSurface, serial)
+            unackedSerial = nil
+        }
+        if let viewport {
+            wp_viewport_set_destination(viewport, Int32(width), Int32(height))
+            wl_surface_set_buffer_scale(surface, 1)
+        } else {
+            wl_surface_set_buffer_scale(surface, Int32(s))
+        }
+        if let region = client.compositor.flatMap({ wl_compositor_create_region($0.proxy) }) {
+            wl_region_add(region, 0, 0, Int32(width), Int32(height))
+            wl_surface_set_opaque_region(surface, region)
+            wl_region_destroy(region)
+        }
+        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        if let damage {
+            for r in damage { wl_surface_damage_buffer(surface, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)) }
+        } else {
+            wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
+        }
+        if frameCallback == nil, let cb = wl_surface_frame(surface) {
+            frameCallback = cb
+            wl_callback_add_listener(cb, Window.frameListener.pointer, opaque(self))
+        }
+        buffers.attached(buffer)
+        wl_surface_commit(surface)
+        forceDraw = false
+        return true
+    }
+
+    func destroy() {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        if let decoration { zxdg_toplevel_decoration_v1_destroy(decoration) }
+        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
+        if let viewport { wp_viewport_destroy(viewport) }
+        xdg_toplevel_destroy(toplevel)
+        xdg_surface_destroy(xdgSurface)
+        wl_surface_destroy(surface)
+        buffers.destroyAll()
+    }
+
+    // MARK: configure
+
+    private func applyConfigure(serial: UInt32) {
+        let oldGeometry = geometry
+        states = pendingStates
+        if let mode = pendingDecorationMode {
+            serverDecorated = mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue
+            pendingDecorationMode = nil
+        }
+        let (w, h) = pendingSize
+        // 0 means "choose your own size"; maximized/fullscreen sizes must be obeyed exactly.
+        width = w > 0 ? Int(w) : (configured ? width : naturalSize.0)
+        height = h > 0 ? Int(h) : (configured ? height : naturalSize.1)
+        configured = true
+        unackedSerial = serial
+        forceDraw = true
+        if geometry != oldGeometry { onGeometryChange?() }
+    }
+
+    static let surfaceListener = ListenerTable(wl_surface_listener(
+        enter: { data, _, output in
+            guard let w = owner(data, as: Window.self), let output,
+                  let o = w.client.outputs.values.first(where: { $0.proxy == output }) else { return }
+            w.enteredOutputs[ObjectIdentifier(o)] = o
+            w.outputChanged()
+        },
+        leave: { data, _, output in
+            guard let w = owner(data, as: Window.self), let output,
+                  let o = w.client.outputs.values.first(where: { $0.proxy == output }) else { return }
+            w.enteredOutputs.removeValue(forKey: ObjectIdentifier(o))
+            w.outputChanged()
+        }
+    ))
+
+    static let xdgSurfaceListener = ListenerTable(xdg_surface_listener(
+        configure: { data, _, serial in owner(data, as: Window.self)?.applyConfigure(serial: serial) }
+    ))
+
+    static let toplevelListener = ListenerTable(xdg_toplevel_listener(
+        configure: { data, _, width, height, states in
+            guard let w = owner(data, as: Window.self) else { return }
+            w.pendingSize = (max(0, width), max(0, height))
+            var set = Set<UInt32>()
+            if let states, let base = states.pointee.data {
+                let count = states.pointee.size / MemoryLayout<UInt32>.size
+                let values = base.bindMemory(to: UInt32.self, capacity: count)
+                for i in 0..<count { set.insert(values[i]) }
+            }
+            w.pendingStates = set
+        },
+        close: { data, _ in owner(data, as: Window.self)?.onClose?() },
+        configure_bounds: { _, _, _, _ in },
+        wm_capabilities: { _, _, _ in }
+    ))
+
+    static let decorationListener = ListenerTable(zxdg_toplevel_decoration_v1_listener(
+        configure: { data, _, mode in owner(data, as: Window.self)?.pendingDecorationMode = mode }
+    ))
+
+    static let fractionalListener = ListenerTable(wp_fractional_scale_v1_listener(
+        preferred_scale: { data, _, numerator in
+            guard let w = owner(data, as: Window.self) else { return }
+            // The scale is numerator / 120; keep it within sane bounds whatever the compositor says.
+            let s = min(max(Double(numerator) / 120, 0.25), 8)
+            if w.fractional != s {
+                w.fractional = s
+                w.outputChanged()
+            }
+        }
+    ))
+
+    static let frameListener = ListenerTable(wl_callback_listener(
+        done: { data, callback, _ in
+            guard let w = owner(data, as: Window.self) else { return }
+            if let callback { wl_callback_destroy(callback) }
+            w.frameCallback = nil
+        }
+    ))
+}
+
+/// A rectangle in buffer pixels, for damage.
+public struct PixelRect: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
