@@ -35,7 +35,8 @@ import Testing
                                             "Sources/CProtocols/include/\(name)-client-protocol.h")] {
                 let fresh = try #require(read(generated), "scanner wrote no \(generated)")
                 let ours = try #require(read("\(Self.root)/\(committed)"), "\(committed) is missing")
-                #expect(fresh == ours, "\(committed) differs from wayland-scanner's output: run scripts/generate-protocols.sh")
+                let identical = fresh == ours
+                #expect(identical, "\(committed) differs from wayland-scanner's output: run scripts/generate-protocols.sh")
             }
         }
     }
