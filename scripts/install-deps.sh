@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Meridian needs, non-interactively, and only those missing.
+# Usage: scripts/install-deps.sh build|run|test ...   (several groups may be named)
+#   build: compile Meridian (C libraries and their headers, wayland-scanner, fonts)
+#   run:   build + weston, so scripts/run.sh can start a compositor where none is running
+#   test:  build + what the test suite starts: weston and the wlroots test compositor's parts
+set -euo pipefail
+build=(pkg-config libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev xkb-data libcairo2-dev
+       libsqlite3-dev zlib1g-dev fonts-dejavu-core gcc libc6-dev)
+run=(weston)
+test=(weston libwlroots10 libdrm-dev libpixman-1-dev libudev-dev procps)
+wanted=()
+for group in "$@"; do
+    case "$group" in
+        build) wanted+=("${build[@]}") ;;
+        run) wanted+=("${build[@]}" "${run[@]}") ;;
+        test) wanted+=("${build[@]}" "${test[@]}") ;;
+        *) echo "install-deps: unknown group '$group' (build|run|test)" >&2; exit 2 ;;
+    esac
+done
+missing=()
+for p in "${wanted[@]}"; do
+    [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+# Deduplicate while keeping the order.
+readarray -t missing < <(printf '%s\n' "${missing[@]}" | awk '!seen[$0]++')
+echo "install-deps: installing Debian packages: ${missing[*]}" >&2
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+export DEBIAN_FRONTEND=noninteractive
+as_root apt-get update -q >&2
+as_root apt-get install -y -q --no-install-recommends "${missing[@]}" >&2

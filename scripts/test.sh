@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs every Meridian test on a fresh Debian 12 machine with only the Swift toolchain:
+# installs the Debian packages the build and the tests need, builds the wlroots test
+# compositor and Meridian, then runs the whole suite (unit, headless replay, and end-to-end
+# tests that start real compositors themselves). No display or running compositor is needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+scripts/install-deps.sh test
+scripts/build-test-compositor.sh
+# The end-to-end tests start their own compositors; never let them talk to the user's.
+unset WAYLAND_DISPLAY DISPLAY WAYLAND_SOCKET
+swift build
+swift test "$@"
