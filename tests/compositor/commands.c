@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,13 +341,28 @@ static bool execute(struct server *s, const struct command *c, char *result, siz
 		}
 		return input_key(s, (uint32_t)value, flag, why, n);
 	}
-	if (strcmp(name, "wait-map") == 0 || strcmp(name, "wait-commit") == 0 || strcmp(name, "wait-frame") == 0) {
+	if (strcmp(name, "wait-commit") == 0) {
+		/* SINCE closes the race between a driver's input and this command: the commit may
+		 * already have happened by the time the command arrives. */
+		long since = 0;
+		if (argc > 3 || !optional_ms(argc >= 2 ? a[1] : NULL, &ms)
+				|| (argc == 3 && !parse_long(a[2], 0, LONG_MAX, &since))) {
+			USAGE("wait-commit [TIMEOUT_MS [SINCE]]");
+		}
+		start_wait(s, c, WAIT_COMMIT, ms);
+		if (argc == 3) {
+			s->wait_commits = (uint64_t)since;
+		}
+		*answered_later = true;
+		commands_poll_waits(s);
+		return true;
+	}
+	if (strcmp(name, "wait-map") == 0 || strcmp(name, "wait-frame") == 0) {
 		if (argc > 2 || !optional_ms(argc == 2 ? a[1] : NULL, &ms)) {
 			snprintf(why, n, "usage: %s [TIMEOUT_MS]", name);
 			return false;
 		}
-		enum wait_kind kind = name[5] == 'm' ? WAIT_MAP : name[5] == 'c' ? WAIT_COMMIT : WAIT_FRAME;
-		start_wait(s, c, kind, ms);
+		start_wait(s, c, name[5] == 'm' ? WAIT_MAP : WAIT_FRAME, ms);
 		*answered_later = true;
 		commands_poll_waits(s); /* wait-map answers at once when a toplevel is already mapped */
 		return true;

@@ -32,7 +32,8 @@
  *   pointer-autoframe on|off  send wl_pointer.frame after each motion/button/axis (default on)
  *   key CODE press|release evdev key code through the seat keyboard (modifiers follow)
  *   wait-map [MS]          wait until a toplevel is mapped (default timeout 5000 ms)
- *   wait-commit [MS]       wait for the next commit of a toplevel surface (default timeout 5000 ms)
+ *   wait-commit [MS [SINCE]]  wait for a toplevel commit: the next one, or with SINCE (a `commits`
+ *                          count read earlier) any commit made after that count (default timeout 5000 ms)
  *   wait-idle MS [TIMEOUT] wait until toplevels have not committed for MS ms, counted from now
  *   wait-frame [MS]        wait for the next output frame (a render and frame callbacks)
  *   sleep MS               let MS milliseconds pass while clients keep running
