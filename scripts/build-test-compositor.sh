@@ -22,7 +22,7 @@ flock 9
 
 up_to_date() {
     [ -x "$bin" ] || return 1
-    [ -n "$(find "$src" "$0" -newer "$bin" -type f 2>/dev/null)" ] && return 1
+    [ -n "$(find "$src" scripts/build-test-compositor.sh -newer "$bin" -type f)" ] && return 1
     return 0
 }
 if [ "${1:-}" != "--force" ] && up_to_date; then

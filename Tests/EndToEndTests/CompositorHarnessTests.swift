@@ -108,6 +108,31 @@ final class CompositorHarnessTests: XCTestCase {
         XCTAssertEqual(try compositor.status()["mapped"], "1", "still serving its client")
     }
 
+    func testPointerAndKeysReachTheClientInSurfaceCoordinates() throws {
+        let compositor = try TestCompositor()
+        // Without a border the window's top-left corner is the output's, so coordinates match.
+        let demo = try compositor.spawnClient(executable: try client("weston-eventdemo"), arguments: ["--no-border"])
+        try compositor.waitMap()
+        try compositor.waitIdle(quiet: 0.1)
+        for command in [
+            "pointer-move 100 100", "pointer-move 110 105", "button left press", "button left release",
+            "axis vertical 10", "key 42 press", "key 30 press", "key 30 release", "key 42 release",
+        ] {
+            try compositor.send(command)
+        }
+        try compositor.waitIdle(quiet: 0.1)
+        // The demo flushes its log when it ends, and it ends when disconnected.
+        try compositor.send("kill-client")
+        try demo.waitForExit(timeout: 5)
+        let log = demo.standardOutput
+        XCTAssertTrue(log.contains("motion time: "), log)
+        XCTAssertTrue(log.contains("x: 110.000000, y: 105.000000"), "motion in surface coordinates: \(log)")
+        XCTAssertTrue(log.contains("button: 272, state: pressed, x: 110, y: 105"), log)
+        XCTAssertTrue(log.contains("button: 272, state: released"), log)
+        XCTAssertTrue(log.contains("axis: vertical, value: 10.000000"), log)
+        XCTAssertTrue(log.contains("key: 30, unicode: 65, state: pressed, modifiers: 0x1"), "shift held gives 'A': \(log)")
+    }
+
     func testAnIdleClientCommitsNothing() throws {
         let (compositor, _) = try touchClientSession()
         let before = try compositor.commits()
