@@ -42,9 +42,11 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
 if [ ${#missing[@]} -gt 0 ]; then
     echo "build-test-compositor: installing ${missing[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
-    if ! as_root apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
-        as_root apt-get update >&2
-        as_root apt-get install -y --no-install-recommends "${missing[@]}" >&2
+    # Wait for another apt run (a parallel build, another test) instead of failing on its lock.
+    install=(apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 "${missing[@]}")
+    if ! as_root "${install[@]}" >&2; then
+        as_root apt-get update -o DPkg::Lock::Timeout=300 >&2
+        as_root "${install[@]}" >&2
     fi
 fi
 

@@ -150,7 +150,7 @@ final class CompositorHarnessTests: XCTestCase {
         try compositor.waitCommit() // animating: commits keep coming
 
         try compositor.send("hold-buffers on")
-        try compositor.sleep(0.1) // a frame already in flight may still land
+        try compositor.waitIdle(quiet: 0.1) // a frame already in flight may still land
         let held = try compositor.commits()
         try compositor.sleep(0.3)
         XCTAssertEqual(try compositor.commits(), held, "no frame callback, no new frame")
