@@ -31,6 +31,23 @@ final class CompositorHarnessTests: XCTestCase {
         try compositor.waitIdle(quiet: 0.1)
     }
 
+    func testClientsSeeTheProtocolsMeridianBindsAndTheOutputScale() throws {
+        let compositor = try TestCompositor(width: 640, height: 480)
+        try compositor.send("output-scale 2")
+        let info = try compositor.spawnClient(executable: try client("weston-info"))
+        XCTAssertEqual(try info.waitForExit(timeout: 10), .exited(0), info.standardError)
+        let globals = info.standardOutput
+        for interface in [
+            "wl_compositor", "wl_subcompositor", "wl_shm", "xdg_wm_base", "wl_seat", "wl_output",
+            "wp_viewporter", "zxdg_decoration_manager_v1", "zwp_pointer_gestures_v1", "zxdg_output_manager_v1",
+        ] {
+            XCTAssertTrue(globals.contains("interface: '\(interface)'"), "\(interface) missing:\n\(globals)")
+        }
+        XCTAssertTrue(globals.contains("name: seat0"), globals)
+        XCTAssertTrue(globals.contains("capabilities: pointer keyboard touch"), globals)
+        XCTAssertTrue(globals.contains("scale: 2"), "wl_output carries the scale:\n\(globals)")
+    }
+
     func testTouchesLeaveSquaresExactlyWhereTheFingersWere() throws {
         let (compositor, _) = try touchClientSession()
         let before = try compositor.screenshot()
