@@ -269,6 +269,8 @@ public final class WaylandClient {
     }
 
     private func teardown() {
+        // Devices released at exit cancel their touches; that is not input the app should see or record.
+        app = nil
         for seat in seats.values { seat.destroy() }
         seats.removeAll()
         window?.destroy()

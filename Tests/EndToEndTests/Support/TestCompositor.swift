@@ -218,6 +218,12 @@ final class TestCompositor {
         return try process.wait(timeout: timeout)
     }
 
+    /// Kills the compositor abruptly (SIGKILL), as a crash would, leaving its clients running.
+    func kill() {
+        process.signalGroup(SIGKILL)
+        _ = try? process.wait(timeout: 5)
+    }
+
     /// The compositor's exit status if it has ended.
     var exitStatus: ExitStatus? { process.poll() }
 

@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// Bring-up smoke tests under stock weston 10 (headless, pixman): a second compositor
+/// implementation with its own quirks — no server-side decorations, so Meridian draws its own
+/// title bar; no seat at all on the headless backend.
+final class WestonSmokeTests: XCTestCase {
+    static let titleBar = RGBA(r: 0x2B, g: 0x34, b: 0x40)
+    static let page = RGBA(r: 245, g: 242, b: 235)
+
+    final class Weston {
+        let runtimeDirectory: String
+        let socket = "weston-smoke"
+        let process: ChildProcess
+        var environment: [String: String] { ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socket] }
+
+        init() throws {
+            guard let weston = PackagePaths.which("weston") else {
+                throw HarnessError("weston not found; scripts/install-deps.sh test installs it")
+            }
+            var template = Array("/tmp/meridian-weston-XXXXXX".utf8CString)
+            guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
+            runtimeDirectory = String(cString: made)
+            process = try ChildProcess(
+                executable: weston,
+                arguments: ["--backend=headless-backend.so", "--socket=\(socket)", "--use-pixman", "--debug",
+                            "--width=1024", "--height=1024", "--idle-time=0"],
+                environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin"],
+                stdin: .null, stdout: .null, stderr: .file(runtimeDirectory + "/weston.log"))
+            let deadline = Date().addingTimeInterval(10)
+            while access(runtimeDirectory + "/" + socket, F_OK) != 0 {
+                guard Date() < deadline, process.poll() == nil else {
+                    throw HarnessError("weston did not start: \((try? String(contentsOfFile: runtimeDirectory + "/weston.log", encoding: .utf8)) ?? "")")
+                }
+                usleep(10_000)
+            }
+        }
+
+        func spawn(_ executable: String, _ arguments: [String], name: String) throws -> ClientProcess {
+            let base = runtimeDirectory + "/" + name
+            let p = try ChildProcess(executable: executable, arguments: arguments,
+                                     environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 },
+                                     stdin: .null, stdout: .file(base + ".out"), stderr: .file(base + ".err"))
+            return ClientProcess(process: p, stdoutPath: base + ".out", stderrPath: base + ".err")
+        }
+
+        /// A screenshot of the whole output through weston-screenshooter (needs --debug).
+        func screenshot() throws -> Image {
+            guard let tool = PackagePaths.which("weston-screenshooter") else { throw HarnessError("no weston-screenshooter") }
+            let before = Set((try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? [])
+            let shooter = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "cd '\(runtimeDirectory)' && exec '\(tool)'"],
+                                           environment: environment, stdin: .null, stdout: .null, stderr: .null)
+            XCTAssertEqual(try shooter.wait(timeout: 10), .exited(0))
+            let after = Set((try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? [])
+            guard let png = after.subtracting(before).first(where: { $0.hasSuffix(".png") }) else {
+                throw HarnessError("weston-screenshooter wrote no PNG")
+            }
+            return try Image(contentsOfPNG: runtimeDirectory + "/" + png)
+        }
+
+        deinit {
+            process.terminate()
+            try? FileManager.default.removeItem(atPath: runtimeDirectory)
+        }
+    }
+
+    func testMeridianMapsUnderWestonWithItsOwnTitleBarAndClosesCleanly() throws {
+        let weston = try Weston()
+        let state = weston.runtimeDirectory + "/state.json"
+        let app = try weston.spawn(try PackagePaths.meridianExecutable(),
+                                   ["--size", "400x600", "--verbose", "--state-out", state], name: "meridian")
+        // weston has no event to wait on from outside: poll the screenshot until the window shows.
+        var shot = try weston.screenshot()
+        let deadline = Date().addingTimeInterval(10)
+        while shot.count(of: Self.titleBar, tolerance: 2) < 400 * 20, Date() < deadline {
+            usleep(100_000)
+            shot = try weston.screenshot()
+        }
+        XCTAssertGreaterThanOrEqual(shot.count(of: Self.titleBar, tolerance: 2), 400 * 20,
+                                    "a 400-px wide title bar is drawn (weston offers no server-side decorations)")
+        XCTAssertGreaterThan(shot.count(of: Self.page, tolerance: 3), 400 * 400, "and the page below it")
+        XCTAssertFalse(app.standardError.contains("zxdg_decoration_manager_v1"), "weston offers no decoration manager")
+        app.signal(SIGTERM)
+        XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(0), app.standardError)
+        let dump = try String(contentsOfFile: state, encoding: .utf8)
+        XCTAssertTrue(dump.contains("\"window\": {\"width\": 400, \"height\": 568"), "the title bar's 32 px come off the page: \(dump)")
+    }
+
+    func testWestonGoingAwayEndsMeridianWithStatusOne() throws {
+        let weston = try Weston()
+        let app = try weston.spawn(try PackagePaths.meridianExecutable(), [], name: "meridian")
+        usleep(500_000)
+        XCTAssertNil(app.exitStatus, app.standardError)
+        weston.process.signalGroup(SIGKILL)
+        XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(1))
+        XCTAssertTrue(app.standardError.contains("meridian: "), app.standardError)
+    }
+}
