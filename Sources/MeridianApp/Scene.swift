@@ -93,7 +93,11 @@ public final class Scene {
             counts.axisEvents += f.axes.count
             if let p = pointer { markDirty(around: p, radius: Scene.pointerMarkerRadius) }
         case .key(let k):
-            if k.state == .pressed { counts.keyPresses += 1 }
+            switch k.state {
+            case .pressed: counts.keyPresses += 1
+            case .repeated: counts.keyRepeats += 1
+            case .released: break
+            }
         case .touchpad:
             counts.touchpadEvents += 1
         }
@@ -148,5 +152,6 @@ public struct InputCounts: Equatable, Sendable {
     public var buttonPresses = 0
     public var axisEvents = 0
     public var keyPresses = 0
+    public var keyRepeats = 0
     public var touchpadEvents = 0
 }

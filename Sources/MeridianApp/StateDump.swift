@@ -16,7 +16,7 @@ enum StateDump {
                 ("touchFrames", .int(c.touchFrames)), ("touchDowns", .int(c.touchDowns)), ("touchUps", .int(c.touchUps)),
                 ("touchCancels", .int(c.touchCancels)), ("pointerFrames", .int(c.pointerFrames)),
                 ("buttonPresses", .int(c.buttonPresses)), ("axisEvents", .int(c.axisEvents)),
-                ("keyPresses", .int(c.keyPresses)), ("touchpadEvents", .int(c.touchpadEvents)),
+                ("keyPresses", .int(c.keyPresses)), ("keyRepeats", .int(c.keyRepeats)), ("touchpadEvents", .int(c.touchpadEvents)),
             ])),
             ("log", .array([])),
         ])

@@ -131,6 +131,29 @@ final class MeridianUnderCompositorTests: XCTestCase {
         XCTAssertEqual(counts["touchpadEvents"], 3)
     }
 
+    func testAHeldKeyRepeatsUntilReleased() throws {
+        let s = try start()
+        try s.compositor.send("key 30 press")
+        try s.compositor.sleep(1.0)   // past the compositor's repeat delay
+        try s.compositor.send("key 30 release")
+        try s.compositor.sleep(0.3)
+        let counts = input(try finish(s))
+        XCTAssertEqual(counts["keyPresses"], 1)
+        XCTAssertGreaterThanOrEqual(counts["keyRepeats"] ?? 0, 1, "a held key repeats")
+    }
+
+    func testAtOutputScaleTwoTheMarkerStaysUnderTheFinger() throws {
+        let s = try start(width: 400, height: 600)
+        try inject(s, ["output-scale 2"])
+        try inject(s, ["down 0 100 150", "frame"])
+        let shot = try s.compositor.screenshot()
+        // Screenshots are in physical pixels; commands in logical ones.
+        XCTAssertTrue(shot.pixel(x: 200, y: 300).isClose(to: Self.touchMarker), "\(shot.width)x\(shot.height) \(shot.pixel(x: 200, y: 300))")
+        try inject(s, ["up 0", "frame"])
+        let window = try XCTUnwrap(try finish(s)["window"] as? [String: Any])
+        XCTAssertEqual(window["scale"] as? Int, 2)
+    }
+
     func testAnIdleWindowCommitsNothingAndNeverWakesUp() throws {
         let s = try start()
         let commits = try s.compositor.commits()
