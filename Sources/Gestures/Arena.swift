@@ -72,12 +72,30 @@ extension GestureSystem {
         r.pending = nil
         r.graceDeadline = nil
         r.setState(target)
-        guard !r.isObserver else { return }
-        for s in participants where s !== r && s.state == .possible && !s.isObserver {
+        for s in participants where s !== r && s.state == .possible {
             if s.requiredToFail.contains(where: { $0 === r }) {
                 s.fail()
-            } else if sharesAnyTouch(r, s) && !canRecognizeSimultaneously(r, s) {
+            } else if !r.isObserver && !s.isObserver && sharesAnyTouch(r, s) && !canRecognizeSimultaneously(r, s) {
                 s.fail()
+            }
+        }
+    }
+
+    /// `r` failed: recognizers held back waiting for exactly that decide at once, before anyone
+    /// else in the frame gets to claim their touches.
+    func recognizerFailed(_ r: GestureRecognizer) {
+        for s in participants where s.pending != nil && s.requiredToFail.contains(where: { $0 === r }) {
+            _ = decide(s)
+        }
+    }
+
+    /// Decides every held-back request until nothing changes.
+    func decideHeldBack() {
+        var changed = true
+        while changed {
+            changed = false
+            for r in participants where r.pending != nil {
+                if decide(r) { changed = true }
             }
         }
     }
@@ -97,13 +115,7 @@ extension GestureSystem {
         var rounds = 0
         repeat {
             rounds += 1
-            var changed = true
-            while changed {
-                changed = false
-                for r in participants where r.pending != nil {
-                    if decide(r) { changed = true }
-                }
-            }
+            decideHeldBack()
             for r in participants where r.state.isTerminal { r.reset() }
         } while deliverLaterOffers() && rounds < 4
         participants.removeAll { $0.isIdle }

@@ -148,6 +148,7 @@ public class GestureRecognizer {
         pending = nil
         graceDeadline = nil
         setState(.failed)
+        system?.recognizerFailed(self)
     }
 
     /// Gives up on the gesture so far and starts again with `touch` as its first touch,
@@ -201,6 +202,10 @@ public class GestureRecognizer {
 
     /// The time of the arena now (the last frame or timer), in ms.
     var now: Double { system?.now ?? 0 }
+
+    /// The time of the frame or timer being handled (ms, the InputFrame clock): when a
+    /// momentum that starts in an action starts.
+    public var currentTime: Double { now }
 
     /// The first touch-down time of the touches tracked now.
     var firstTouchTime: Double? {

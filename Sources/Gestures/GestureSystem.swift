@@ -118,9 +118,10 @@ public final class GestureSystem {
     private func offer(_ touch: Touch, to r: GestureRecognizer, hitView: GestureView?) {
         guard r.isEnabled, r.view != nil, r.allowedTouchKinds.contains(touch.kind) else { return }
         if r.pending == .ended || r.state.isTerminal {
-            // Recognized and waiting for another to fail, or finished this frame: it hears of
-            // this touch again once the arena has reset it.
-            if r.pending == .ended { offerLater(touch, to: r) }
+            // Recognized (or waiting for another to fail before it is) with an earlier touch:
+            // this touch may start its next gesture once the arena has reset it. One that failed
+            // or was cancelled this frame does not get it: it lost these fingers.
+            if r.pending == .ended || r.state == .ended { offerLater(touch, to: r) }
             return
         }
         guard r.accepts(touch), r.shouldReceive?(r, touch) ?? true else { return }
@@ -224,6 +225,7 @@ public final class GestureSystem {
     }
 
     private func endFrame() {
+        decideHeldBack()
         for r in participants where r.state == .possible || r.state.isActive {
             r.frameEnded(time: now)
         }

@@ -119,5 +119,6 @@ public final class PanGestureRecognizer: GestureRecognizer {
         tracker.reset()
     }
 
+    override var wantsMoreTouches: Bool { !touches.isEmpty && touches.count < minimumNumberOfTouches }
     override func performAction() { action?(self) }
 }
