@@ -1,0 +1,266 @@
+import Input
+
+/// The one entry point of the gesture layer: feed it every `InputFrame`, let it run its timers,
+/// and the recognizers attached to the view tree report through their actions.
+///
+/// Time is whatever the frames and `advance(to:)` say it is (ms, the InputFrame clock): there are
+/// no threads and no wall-clock timers, so a replayed trace behaves exactly like the live run.
+/// The live loop polls with a timeout until `nextDeadline` and then calls `advance(to:)`;
+/// headless replay calls `advance(to:)` with virtual time.
+///
+/// Touch frames and left-button mouse presses become `Touch`es; wheel, keyboard and touchpad
+/// frames are not gestures here (the UI handles them) and only move the clock.
+public final class GestureSystem {
+    /// The root of the view tree; its frame is in window coordinates.
+    public let root: GestureView
+    /// The time of the last frame or timer, in ms.
+    public private(set) var now: Double = 0
+
+    /// Every touch that is down, in touch-down order.
+    public private(set) var activeTouches: [Touch] = []
+    /// Recognizers that track touches or remember something, deeper views first.
+    var participants: [GestureRecognizer] = []
+    /// Touches to hand to recognizers once the arena has reset them (see `offerLater`).
+    var laterOffers: [(recognizer: GestureRecognizer, serial: UInt64)] = []
+
+    private var nextSerial: UInt64 = 0
+    private var pointerPosition: Point?
+    private var mouseSerial: UInt64?
+    private var handling = false
+
+    public init(root: GestureView) {
+        self.root = root
+        activeTouches.reserveCapacity(16)
+        participants.reserveCapacity(32)
+        laterOffers.reserveCapacity(8)
+    }
+
+    /// The recognizers the arena is following now (for tests and debugging).
+    public var activeRecognizers: [GestureRecognizer] { participants }
+
+    /// Feeds one input frame. Timers due before the frame fire first.
+    /// Not reentrant: a frame handed in from inside a gesture action is ignored.
+    public func handle(_ frame: InputFrame) {
+        guard !handling else { return }
+        advance(to: frame.time)
+        handling = true
+        defer { handling = false }
+        switch frame {
+        case .touch(let f):
+            for change in f.changes {
+                switch change {
+                case .down(let id, let p): touchDown(id: id, kind: .finger, at: p)
+                case .moved(let id, let p): touchMoved(id: id, kind: .finger, to: p)
+                case .up(let id, let p): touchUp(id: id, kind: .finger, at: p)
+                }
+            }
+            endFrame()
+        case .touchCancel:
+            cancelEverything()
+        case .pointer(let f):
+            handlePointer(f)
+            endFrame()
+        case .key, .touchpad:
+            break
+        }
+    }
+
+    /// The earliest time at which a recognizer's timer or the arena's wait runs out, or nil.
+    public var nextDeadline: Double? {
+        var next: Double?
+        for r in participants {
+            if let d = r.deadline, next.map({ d < $0 }) ?? true { next = d }
+            if let d = r.graceDeadline, next.map({ d < $0 }) ?? true { next = d }
+        }
+        return next
+    }
+
+    /// Lets time pass to `time`, firing every deadline up to and including it, in order.
+    /// Time never goes backwards: an earlier `time` is ignored.
+    public func advance(to time: Double) {
+        guard !handling else { return }
+        handling = true
+        defer { handling = false }
+        while let d = nextDeadline, d <= time {
+            now = max(now, d)
+            for r in participants {
+                if let g = r.graceDeadline, g <= d { r.graceDeadline = nil }
+                if let rd = r.deadline, rd <= d {
+                    r.deadline = nil
+                    r.timerFired(time: now)
+                }
+            }
+            settle()
+        }
+        now = max(now, time)
+    }
+
+    // MARK: Touches
+
+    private func touchDown(id: Int32, kind: TouchKind, at p: Point) {
+        if activeTouches.contains(where: { $0.id == id && $0.kind == kind }) {
+            // A second down for an id that never went up: end the old touch first, so no id is
+            // ever owned twice.
+            touchUp(id: id, kind: kind, at: p)
+        }
+        nextSerial += 1
+        let touch = Touch(serial: nextSerial, id: id, kind: kind, location: p, time: now)
+        activeTouches.append(touch)
+        guard let hit = root.hitTest(windowPoint: p) else { return }
+        var v: GestureView? = hit
+        while let view = v {
+            for r in view.gestureRecognizers { offer(touch, to: r, hitView: hit) }
+            v = view.parent
+        }
+    }
+
+    /// Gives a new touch to a recognizer on its hit chain, if it wants it.
+    private func offer(_ touch: Touch, to r: GestureRecognizer, hitView: GestureView?) {
+        guard r.isEnabled, r.view != nil, r.allowedTouchKinds.contains(touch.kind) else { return }
+        if r.pending == .ended || r.state.isTerminal {
+            // Recognized (or waiting for another to fail before it is) with an earlier touch:
+            // this touch may start its next gesture once the arena has reset it. One that failed
+            // or was cancelled this frame does not get it: it lost these fingers.
+            if r.pending == .ended || r.state == .ended { offerLater(touch, to: r) }
+            return
+        }
+        guard r.accepts(touch), r.shouldReceive?(r, touch) ?? true else { return }
+        addParticipant(r)
+        if r.touches.isEmpty && r.seenSerials.isEmpty { r.startView = hitView }
+        r.touches.append(touch)
+        r.seenSerials.append(touch.serial)
+        r.touchBegan(touch, time: now)
+    }
+
+    private func touchMoved(id: Int32, kind: TouchKind, to p: Point) {
+        guard let i = activeTouches.firstIndex(where: { $0.id == id && $0.kind == kind }) else { return }
+        activeTouches[i].location = p
+        activeTouches[i].time = now
+        let serial = activeTouches[i].serial
+        for r in participants {
+            guard let j = r.touches.index(ofSerial: serial) else { continue }
+            r.touches[j].location = p
+            r.touches[j].time = now
+            r.touchMoved(r.touches[j], time: now)
+        }
+    }
+
+    private func touchUp(id: Int32, kind: TouchKind, at p: Point) {
+        guard let i = activeTouches.firstIndex(where: { $0.id == id && $0.kind == kind }) else { return }
+        var touch = activeTouches.remove(at: i)
+        touch.location = p
+        touch.time = now
+        for r in participants {
+            guard let j = r.touches.index(ofSerial: touch.serial) else { continue }
+            r.touches.remove(at: j)
+            r.lastLocation = p
+            r.touchEnded(touch, time: now)
+        }
+    }
+
+    private func touchCancelled(serial: UInt64) {
+        guard let i = activeTouches.firstIndex(where: { $0.serial == serial }) else { return }
+        let touch = activeTouches.remove(at: i)
+        for r in participants {
+            guard let j = r.touches.index(ofSerial: serial) else { continue }
+            r.touches.remove(at: j)
+            r.lastLocation = touch.location
+            r.touchCancelled(touch, time: now)
+        }
+    }
+
+    // MARK: Mouse
+
+    /// The left button held down is a touch of kind `.mouse`; the other buttons, wheel and
+    /// axis events are the UI's business.
+    private func handlePointer(_ f: PointerFrame) {
+        if let p = f.entered { pointerPosition = p }
+        if let p = f.moved {
+            pointerPosition = p
+            if mouseSerial != nil { touchMoved(id: -1, kind: .mouse, to: p) }
+        }
+        for (button, pressed) in f.buttons where button == .left {
+            if pressed, mouseSerial == nil, let p = pointerPosition {
+                touchDown(id: -1, kind: .mouse, at: p)
+                mouseSerial = activeTouches.last?.serial
+            } else if !pressed, mouseSerial != nil {
+                touchUp(id: -1, kind: .mouse, at: pointerPosition ?? .zero)
+                mouseSerial = nil
+            }
+        }
+        if f.left {
+            // The compositor keeps the pointer while a button is held, so leaving with the button
+            // down means we lost it: cancel rather than invent a release position.
+            if let s = mouseSerial { touchCancelled(serial: s) }
+            mouseSerial = nil
+            pointerPosition = nil
+        }
+    }
+
+    // MARK: Whole-system events
+
+    /// `wl_touch.cancel`: every running gesture is cancelled, every recognizer reset, every
+    /// touch id forgotten (the compositor may reuse them). The held mouse button is forgotten too:
+    /// a recognizer may have been tracking it together with fingers.
+    public func cancelEverything() {
+        let wasHandling = handling
+        handling = true
+        defer { handling = wasHandling }
+        for r in participants where !r.state.isTerminal {
+            if let observer = r as? ObserverGestureRecognizer {
+                for t in observer.touches { observer.touchCancelled(t, time: now) }
+            } else if r.state.isActive {
+                r.setState(.cancelled)
+            } else {
+                r.pending = nil
+                r.graceDeadline = nil
+                r.setState(.failed)
+            }
+        }
+        for r in participants { r.reset() }
+        participants.removeAll(keepingCapacity: true)
+        laterOffers.removeAll(keepingCapacity: true)
+        activeTouches.removeAll(keepingCapacity: true)
+        mouseSerial = nil
+    }
+
+    private func endFrame() {
+        decideHeldBack()
+        for r in participants where r.state == .possible || r.state.isActive {
+            r.frameEnded(time: now)
+        }
+        settle()
+    }
+
+    private func addParticipant(_ r: GestureRecognizer) {
+        guard !participants.contains(where: { $0 === r }) else { return }
+        r.system = self
+        r.depth = r.view?.depth ?? 0
+        // Deeper views first, then in arrival order: the deeper view decides first.
+        var i = participants.count
+        while i > 0 && participants[i - 1].depth < r.depth { i -= 1 }
+        participants.insert(r, at: i)
+    }
+
+    /// Runs the hand-over of touches kept for reset recognizers.
+    func deliverLaterOffers() -> Bool {
+        guard !laterOffers.isEmpty else { return false }
+        var delivered = false
+        var k = 0
+        while k < laterOffers.count {
+            let (r, serial) = laterOffers[k]
+            k += 1
+            guard r.state == .possible, r.pending == nil, r.touches.isEmpty,
+                  let touch = activeTouches.first(where: { $0.serial == serial }),
+                  let view = r.view, let hit = root.hitTest(windowPoint: touch.startLocation),
+                  view.isAncestor(of: hit) else { continue }
+            offer(touch, to: r, hitView: hit)
+            if r.touches.contains(where: { $0.serial == serial }) {
+                r.frameEnded(time: now)
+                delivered = true
+            }
+        }
+        laterOffers.removeAll(keepingCapacity: true)
+        return delivered
+    }
+}

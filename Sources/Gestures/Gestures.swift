@@ -1,1 +1,0 @@
-// The Gestures module; see docs/ARCHITECTURE.md.

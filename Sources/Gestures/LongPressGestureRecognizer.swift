@@ -1,0 +1,146 @@
+import Input
+
+/// Recognizes a press held still for `minimumPressDuration` ms, optionally after some taps:
+/// with `numberOfTapsRequired = 1` and a duration of 0 it is the double-tap-and-drag
+/// ("quick zoom") gesture: tap, touch down again, drag.
+///
+/// Continuous: it begins when the press has lasted long enough, reports `changed` as the
+/// finger moves (any distance, once begun) and ends when the finger lifts. It fails when
+/// - the finger moves more than `allowableMovement` before it began (or a tap before the press
+///   moves more than `maximumTapMovement`),
+/// - the finger lifts before the duration,
+/// - the next tap does not land within `maximumTapInterval` ms, or lands too far away or too
+///   soon (then it starts again with that touch, like `TapGestureRecognizer`),
+/// - more touches land than `numberOfTouchesRequired`,
+/// - (with no taps required) a multi-tap gesture on the same finger is between taps: holding
+///   the second tap of a double tap is not a long press.
+public final class LongPressGestureRecognizer: GestureRecognizer {
+    public var numberOfTapsRequired: Int
+    public var numberOfTouchesRequired = 1
+    public var minimumPressDuration: Double
+    public var allowableMovement = GestureConstants.longPressAllowableMovement
+    public var maximumTapMovement = GestureConstants.touchSlop
+    public var maximumTapInterval = GestureConstants.doubleTapTimeout
+    public var minimumTapInterval = GestureConstants.doubleTapMinTime
+    public var maximumTapDistance = GestureConstants.doubleTapMaxDistance
+
+    /// Called on every state change.
+    public var action: ((LongPressGestureRecognizer) -> Void)?
+
+    /// Taps completed before the press.
+    public private(set) var tapsCompleted = 0
+
+    private var pressing = false
+    private var pressStart = Point.zero
+    private var tapStart = Point.zero
+    private var lastLiftTime = 0.0
+    private var mostTouches = 0
+    private var readyToBegin = false
+    private var moved = false
+
+    public init(name: String = "", taps: Int = 0,
+                minimumPressDuration: Double = GestureConstants.longPressDuration) {
+        numberOfTapsRequired = max(taps, 0)
+        self.minimumPressDuration = max(minimumPressDuration, 0)
+        super.init(name: name)
+    }
+
+    /// Where the press started (the anchor of a quick zoom), in `view`'s coordinates.
+    public func pressLocation(in view: GestureView?) -> Point {
+        view?.convert(fromWindow: pressStart) ?? pressStart
+    }
+
+    override func accepts(_ touch: Touch) -> Bool { !state.isActive }
+
+    override func touchBegan(_ touch: Touch, time: Double) {
+        if touches.count == 1 {
+            if tapsCompleted > 0 {
+                if time - lastLiftTime < minimumTapInterval || touch.location.distance(to: tapStart) > maximumTapDistance {
+                    failAndRestart(with: touch)
+                    return
+                }
+                cancelTimer()
+            }
+            tapStart = touch.location
+            mostTouches = 0
+        }
+        mostTouches = max(mostTouches, touches.count)
+        if touches.count > numberOfTouchesRequired {
+            fail()
+            return
+        }
+        if touches.count == numberOfTouchesRequired && tapsCompleted == numberOfTapsRequired {
+            pressing = true
+            pressStart = touches.centroid ?? touch.location
+            if minimumPressDuration == 0 {
+                readyToBegin = true
+            } else {
+                setTimer(at: time + minimumPressDuration)
+            }
+        }
+    }
+
+    override func touchMoved(_ touch: Touch, time: Double) {
+        moved = true
+        guard state == .possible, pending == nil, !readyToBegin else { return }
+        let limit = pressing ? allowableMovement : maximumTapMovement
+        if touch.location.distance(to: touch.startLocation) > limit { fail() }
+    }
+
+    override func touchEnded(_ touch: Touch, time: Double) {
+        if state.isActive {
+            if touches.count < numberOfTouchesRequired { finish() }
+            return
+        }
+        if pressing || pending != nil {
+            fail()
+            return
+        }
+        if touch.location.distance(to: touch.startLocation) > maximumTapMovement {
+            fail()
+            return
+        }
+        guard touches.isEmpty else { return }
+        guard mostTouches == numberOfTouchesRequired else {
+            fail()
+            return
+        }
+        tapsCompleted += 1
+        lastLiftTime = time
+        setTimer(at: time + maximumTapInterval)
+    }
+
+    override func frameEnded(time: Double) {
+        defer { moved = false }
+        if state.isActive {
+            if moved { update() }
+        } else if readyToBegin && state == .possible && pending == nil {
+            readyToBegin = false
+            requestBegin()
+        }
+    }
+
+    override func timerFired(time: Double) {
+        guard pressing else {
+            fail() // the next tap did not come in time
+            return
+        }
+        if numberOfTapsRequired == 0, system?.isTapChainInProgress(sharingTouchWith: self) ?? false {
+            fail()
+            return
+        }
+        requestBegin()
+    }
+
+    override func resetState() {
+        tapsCompleted = 0
+        pressing = false
+        mostTouches = 0
+        readyToBegin = false
+        moved = false
+    }
+
+    override var isInTapChain: Bool { numberOfTapsRequired > 0 && tapsCompleted > 0 }
+    override var hasChainState: Bool { tapsCompleted > 0 }
+    override func performAction() { action?(self) }
+}

@@ -1,0 +1,248 @@
+import Gestures
+import Input
+import XCTest
+
+/// The five defining behaviours on the whole demo page (ComposedPage.swift).
+final class ComposedPageTests: XCTestCase {
+    private var page: ComposedPage!
+    private var input: Driver!
+
+    override func setUp() {
+        page = ComposedPage()
+        input = Driver(root: page.window)
+    }
+
+    /// An empty spot of the map, in the window.
+    private var mapSpot: Point { page.inWindow(map: Point(x: 100, y: 300)) }
+
+    func testOneFingerDragOnThePageScrollsItWithoutAJump() {
+        input.down(0, 400, 1150)
+        input.drag(0, by: 0, -200)
+        XCTAssertEqual(page.scrollY, 188, accuracy: 1e-9, "200 px drag minus the 12 px slop")
+        input.up(0)
+        XCTAssertEqual(page.log, [])
+    }
+
+    func testOneFingerDragOnTheMapScrollsThePageNotTheMap() {
+        input.down(0, mapSpot.x, mapSpot.y)
+        input.drag(0, by: 0, -150, steps: 15)
+        input.up(0)
+        XCTAssertEqual(page.scrollY, 138, accuracy: 1e-9)
+        XCTAssertEqual(page.mapOffset, .zero)
+        XCTAssertEqual(page.log, ["cooperativeHint"])
+    }
+
+    func testAFlingOfThePageGlidesOnAndAPauseBeforeLiftingDoesNot() {
+        input.down(0, 400, 1150)
+        input.drag(0, by: 0, -300, steps: 10, stepMs: 8)
+        input.up(0)
+        let glide = try? XCTUnwrap(page.pageMomentum)
+        XCTAssertGreaterThan(glide?.totalOffset.y ?? 0, 100, "flicked up: the content keeps moving up the page")
+
+        input.wait(1000)
+        input.down(0, 400, 1150)
+        input.drag(0, by: 0, -300, steps: 10, stepMs: 8)
+        input.wait(60)
+        input.up(0)
+        XCTAssertNil(page.pageMomentum, "the finger rested 60 ms before lifting")
+    }
+
+    func testTwoFingersPanThenPinchTheMapAndThePageStaysPut() {
+        let a = mapSpot, b = mapSpot + Point(x: 100, y: 0)
+        input.down(0, a.x, a.y)
+        input.wait(40)
+        input.down(1, b.x, b.y)
+        input.dragTogether([(0, 40, 30), (1, 40, 30)])
+        XCTAssertEqual(page.log, ["mapPan"])
+        XCTAssertEqual(page.mapOffset.x, 40 - 12 * 0.8, accuracy: 1e-9, "40 px minus the slop along the drag")
+        XCTAssertEqual(page.mapOffset.y, 30 - 12 * 0.6, accuracy: 1e-9)
+        input.dragTogether([(0, -50, 0), (1, 50, 0)])
+        XCTAssertEqual(page.log, ["mapPan", "mapPinch"])
+        XCTAssertEqual(page.mapZoom, 11 + log2(200.0 / 100.0), accuracy: 1e-9)
+        input.up(0)
+        input.up(1)
+        input.wait(1000)
+        XCTAssertEqual(page.scrollY, 0)
+        XCTAssertEqual(page.log, ["mapPan", "mapPinch"], "no tap, no residual pan after the pinch")
+    }
+
+    func testASecondFingerWithinTheGraceWindowMakesItAMapGesture() {
+        input.down(0, mapSpot.x, mapSpot.y)
+        input.wait(20)
+        input.move(0, mapSpot.x, mapSpot.y - 6)
+        input.wait(40)
+        input.down(1, mapSpot.x + 80, mapSpot.y)
+        input.dragTogether([(0, 0, -40), (1, 0, -40)])
+        XCTAssertEqual(page.scrollY, 0)
+        XCTAssertEqual(page.log, ["mapPan"])
+    }
+
+    func testOnceThePageScrollsASecondFingerDoesNotTakeItOver() {
+        input.down(0, mapSpot.x, mapSpot.y)
+        input.drag(0, by: 0, -30, steps: 15, stepMs: 10)
+        XCTAssertEqual(page.log, ["cooperativeHint"])
+        let scrolled = page.scrollY
+        XCTAssertGreaterThan(scrolled, 0)
+        input.down(1, mapSpot.x + 80, mapSpot.y)
+        input.dragTogether([(0, 0, -40), (1, 0, -40)])
+        XCTAssertEqual(page.log, ["cooperativeHint"], "the map neither pans nor pinches")
+        XCTAssertEqual(page.scrollY, scrolled + 40, accuracy: 1e-9, "the page keeps following the first finger")
+    }
+
+    func testDoubleTapZoomsInOnceAndIsNotAlsoASingleTap() {
+        input.tap(mapSpot.x, mapSpot.y)
+        input.wait(100)
+        input.tap(mapSpot.x + 5, mapSpot.y + 5, id: 1)
+        XCTAssertEqual(page.mapZoom, 12)
+        input.wait(1000)
+        XCTAssertEqual(page.log, ["doubleTapZoom"])
+    }
+
+    func testDoubleTapAndDragDownZoomsInAndUpZoomsOut() {
+        input.tap(mapSpot.x, mapSpot.y)
+        input.wait(100)
+        input.down(0, mapSpot.x, mapSpot.y)
+        input.drag(0, by: 0, 150)
+        XCTAssertEqual(page.mapZoom, 13, accuracy: 1e-9, "150 px down at 75 px per level")
+        input.drag(0, by: 0, -225)
+        XCTAssertEqual(page.mapZoom, 10, accuracy: 1e-9)
+        input.up(0)
+        input.wait(1000)
+        XCTAssertEqual(page.log, ["quickZoom"], "no +1 double-tap zoom, no tap, no page scroll")
+        XCTAssertEqual(page.scrollY, 0)
+    }
+
+    func testSingleTapOnTheMapIsReportedOnlyAfterTheDoubleTapWindow() {
+        input.tap(mapSpot.x, mapSpot.y)
+        input.wait(GestureConstants.doubleTapTimeout - 1)
+        XCTAssertEqual(page.log, [])
+        input.wait(1)
+        XCTAssertEqual(Set(page.log), ["mapTap", "observedTap"])
+        XCTAssertEqual(page.log.count, 2)
+    }
+
+    func testTheObserverSeesTapsWithoutTakingThemFromTheMap() {
+        input.tap(mapSpot.x, mapSpot.y)
+        input.wait(1000)
+        input.tap(mapSpot.x, mapSpot.y)
+        input.wait(100)
+        input.tap(mapSpot.x, mapSpot.y)
+        input.wait(1000)
+        XCTAssertEqual(page.log.filter { $0 == "observedTap" }.count, 1, "one single tap; the double tap is not two")
+        XCTAssertEqual(page.log.filter { $0 == "mapTap" }.count, 1)
+        XCTAssertEqual(page.log.last, "doubleTapZoom")
+    }
+
+    func testTwoFingerTapZoomsOut() {
+        input.down(0, mapSpot.x, mapSpot.y)
+        input.wait(30)
+        input.down(1, mapSpot.x + 60, mapSpot.y)
+        input.wait(60)
+        input.up(0)
+        input.wait(10)
+        input.up(1)
+        input.wait(1000)
+        XCTAssertEqual(page.log, ["twoFingerTapZoom"])
+        XCTAssertEqual(page.mapZoom, 10)
+    }
+
+    func testTappingAPinSelectsItAtOnceAndIsNoMapTap() {
+        let pin = page.pins[0]
+        let c = pin.convert(toWindow: Point(x: 8, y: 8))
+        input.tap(c.x, c.y)
+        // The map's observer sees every tap inside the map, the pin's included, and reports it
+        // without waiting: the pin's tap already ruled out a double tap.
+        XCTAssertEqual(page.log, ["pinTap pin-1", "observedTap"])
+        input.wait(1000)
+        XCTAssertEqual(page.log, ["pinTap pin-1", "observedTap"])
+    }
+
+    func testAnEnlargedTargetTakesATapOutsideItsIcon() {
+        // 14 px left of the 24 px zoom icon: inside its 48 px target.
+        let icon = page.zoomIn.convert(toWindow: .zero)
+        input.tap(icon.x - 10, icon.y + 12)
+        XCTAssertEqual(page.log.first, "targetTap zoomIn")
+        XCTAssertEqual(page.mapZoom, 12)
+        input.tap(page.menu.frame.minX - 10, page.menu.frame.maxY + 10, id: 1)
+        XCTAssertEqual(page.log.filter { $0.hasPrefix("targetTap") }, ["targetTap zoomIn", "targetTap menu"])
+    }
+
+    func testADragThatStartsOnAPinDragsThePinNotThePage() {
+        let pin = page.pins[0]
+        let before = pin.frame.origin
+        let c = pin.convert(toWindow: Point(x: 8, y: 8))
+        input.down(0, c.x, c.y)
+        input.drag(0, by: 60, -80)
+        input.up(0)
+        XCTAssertEqual(page.scrollY, 0)
+        XCTAssertEqual(pin.frame.origin.x - before.x, 60 - 12 * 0.6, accuracy: 1e-9)
+        XCTAssertEqual(pin.frame.origin.y - before.y, -80 + 12 * 0.8, accuracy: 1e-9)
+        XCTAssertEqual(page.log, ["pinDragEnded pin-1"])
+    }
+
+    func testTwoPinsDraggedAtOnceMoveIndependently() {
+        let (p1, p2) = (page.pins[0], page.pins[1])
+        let (o1, o2) = (p1.frame.origin, p2.frame.origin)
+        let c1 = p1.convert(toWindow: Point(x: 8, y: 8)), c2 = p2.convert(toWindow: Point(x: 8, y: 8))
+        input.down(0, c1.x, c1.y)
+        input.wait(30)
+        input.down(1, c2.x, c2.y)
+        input.dragTogether([(0, 0, 100), (1, 100, 0)])
+        input.up(0)
+        input.up(1)
+        XCTAssertEqual(p1.frame.origin.y - o1.y, 100 - 12, accuracy: 1e-9)
+        XCTAssertEqual(p1.frame.origin.x, o1.x, accuracy: 1e-9)
+        XCTAssertEqual(p2.frame.origin.x - o2.x, 100 - 12, accuracy: 1e-9)
+        XCTAssertEqual(p2.frame.origin.y, o2.y, accuracy: 1e-9)
+        XCTAssertEqual(page.scrollY, 0)
+        XCTAssertEqual(Set(page.log), ["pinDragEnded pin-1", "pinDragEnded pin-2"])
+        XCTAssertEqual(page.mapOffset, .zero)
+    }
+
+    func testReleasingADragOverAPinIsNoTap() {
+        let pin = page.pins[0].convert(toWindow: Point(x: 8, y: 8))
+        input.down(0, pin.x - 50, pin.y + 50)
+        input.drag(0, by: 50, -50)
+        input.up(0)
+        input.wait(1000)
+        XCTAssertEqual(page.log, ["cooperativeHint"])
+    }
+
+    func testAtTheTopAOneFingerPullDownOnTheMapDoesNothing() {
+        // The page cannot scroll down past its top, so it does not compete; the map needs two fingers.
+        input.down(0, mapSpot.x, mapSpot.y)
+        input.drag(0, by: 0, 80)
+        input.up(0)
+        input.wait(1000)
+        XCTAssertEqual(page.scrollY, 0)
+        XCTAssertEqual(page.log, [])
+        XCTAssertEqual(page.mapOffset, .zero)
+    }
+
+    func testMouseDoubleClickZoomsAndMouseDragScrolls() {
+        input.click(mapSpot.x, mapSpot.y)
+        input.wait(100)
+        input.click(mapSpot.x + 2, mapSpot.y)
+        XCTAssertEqual(page.log, ["doubleTapZoom"])
+        input.wait(1000)
+        input.mouseMove(400, 1150)
+        input.mouseButton(pressed: true)
+        for i in 1...10 {
+            input.wait(10)
+            input.mouseMove(400, 1150 - Double(i) * 10)
+        }
+        input.mouseButton(pressed: false)
+        XCTAssertEqual(page.scrollY, 88, accuracy: 1e-9)
+    }
+
+    func testAfterEverythingEndsEveryRecognizerIsBackToPossible() {
+        input.tap(mapSpot.x, mapSpot.y)
+        input.down(1, mapSpot.x, mapSpot.y)
+        input.down(2, mapSpot.x + 50, mapSpot.y)
+        input.dragTogether([(1, 10, 10), (2, 60, 10)])
+        input.settle()
+        for r in page.allRecognizers { XCTAssertEqual(r.state, .possible, r.name) }
+        XCTAssertTrue(input.system.activeRecognizers.isEmpty)
+        XCTAssertNil(input.system.nextDeadline)
+    }
+}
