@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Geo"),
         .target(name: "Tiles", dependencies: ["Geo", "CSQLite", "CZlib"]),
         .target(name: "Render", dependencies: ["Geo", "Tiles", "CCairo"]),
-        .target(name: "UI", dependencies: ["Gestures", "Geo", "Render", "Input"]),
+        .target(name: "UI", dependencies: ["Gestures", "Geo", "Tiles", "Render", "Input", "CCairo"]),
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
         ]),

@@ -1,0 +1,174 @@
+import Glibc
+import Geo
+import Gestures
+import Input
+
+/// Mouse wheel, touchpad and keyboard: the desktop equivalents of the touch gestures.
+extension MeridianPage {
+    /// Wheel detents and continuous scrolling move the page this much per unit of `axis` value.
+    static let wheelScrollFactor = 3.0
+    /// Ctrl+wheel zooms this many levels per detent.
+    static let wheelZoomPerDetent = 0.5
+
+    /// Tab moves through these: the map (so arrows pan it), its buttons, the pins, the list rows.
+    public var focusOrder: [String] {
+        ["map", zoomIn.name, zoomOut.name] + pinViews.map(\.name) + rowViews.map(\.name)
+    }
+
+    public var focusedTarget: String? { focusIndex.map { focusOrder[$0] } }
+
+    /// The pointer's position in map coordinates, when it is over the visible map.
+    private var pointerOnMap: Point? {
+        guard let p = pointerPosition else { return nil }
+        let frame = mapFrameInWindow
+        guard frame.contains(p) else { return nil }
+        return Point(x: p.x - frame.minX, y: p.y - frame.minY)
+    }
+
+    func handleScroll(_ f: PointerFrame) {
+        for axis in f.axes where axis.orientation == .vertical {
+            if modifiers.contains(.control), let p = pointerOnMap {
+                // Ctrl+wheel zooms the map around the pointer; wheel up (negative) zooms in.
+                let steps = axis.discrete.map(Double.init) ?? axis.value / 15
+                var c = camera
+                stopMapMotion()
+                c.zoom(by: -steps * MeridianPage.wheelZoomPerDetent, around: ScreenPoint(x: p.x, y: p.y))
+                setCamera(c)
+            } else {
+                scrollMotion = nil
+                setScroll(min(max(scrollY + axis.value * MeridianPage.wheelScrollFactor, 0), maxScrollY))
+            }
+        }
+    }
+
+    func handleTouchpad(_ g: TouchpadGesture) {
+        switch g {
+        case .pinchBegin:
+            guard let p = pointerOnMap else { return }
+            stopMapMotion()
+            touchpadPinch = (camera.worldPoint(at: ScreenPoint(x: p.x, y: p.y)), camera.zoom, p)
+        case .pinchUpdate(let dx, let dy, let scale, _):
+            guard var pinch = touchpadPinch, scale > 0, scale.isFinite else { return }
+            pinch.at = Point(x: pinch.at.x + dx, y: pinch.at.y + dy)
+            touchpadPinch = pinch
+            var c = camera
+            c.setZoom(pinch.zoom + log2(scale), around: ScreenPoint(x: pinch.at.x, y: pinch.at.y))
+            let s = c.screenPoint(ofWorld: pinch.anchor)
+            c.pan(by: ScreenPoint(x: pinch.at.x - s.x, y: pinch.at.y - s.y))
+            setCamera(c)
+        case .pinchEnd:
+            touchpadPinch = nil
+            invalidate()
+        case .holdBegin:
+            // Fingers resting on the touchpad stop a glide, as on a touchscreen.
+            scrollMotion = nil
+            stopMapMotion()
+        case .swipeBegin, .swipeUpdate, .swipeEnd, .holdEnd:
+            break
+        }
+    }
+
+    func handleKey(_ k: KeyEvent) {
+        modifiers = k.modifiers
+        guard k.state != .released else { return }
+        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
+        let arrows: Set<String> = ["Left", "Right", "Up", "Down"]
+        if focusedTarget == "map", arrows.contains(k.keysym) {
+            panMapWithArrow(k.keysym)
+            return
+        }
+        switch k.keysym {
+        case "plus", "equal", "KP_Add":
+            animateZoom(to: (camera.zoom + 1).rounded(.down), around: centre)
+        case "minus", "KP_Subtract":
+            animateZoom(to: (camera.zoom - 1).rounded(.up), around: centre)
+        case "Up", "Down":
+            scrollBy(k.keysym == "Up" ? -48 : 48)
+        case "Page_Up", "KP_Page_Up":
+            scrollBy(-0.9 * layout.windowHeight)
+        case "Page_Down", "KP_Page_Down":
+            scrollBy(0.9 * layout.windowHeight)
+        case "space":
+            scrollBy((k.modifiers.contains(.shift) ? -0.9 : 0.9) * layout.windowHeight)
+        case "Home":
+            scrollBy(-scrollY)
+        case "End":
+            scrollBy(maxScrollY - scrollY)
+        case "Tab", "ISO_Left_Tab":
+            moveFocus(backwards: k.keysym == "ISO_Left_Tab" || k.modifiers.contains(.shift))
+        case "Return", "KP_Enter":
+            activateFocused()
+        case "Escape":
+            focusIndex = nil
+            callout = nil
+            invalidate()
+        default:
+            break
+        }
+    }
+
+    /// Arrows move the view the way they point: the content moves the other way.
+    private func panMapWithArrow(_ key: String) {
+        let step = 80.0
+        let d: ScreenPoint
+        switch key {
+        case "Left": d = ScreenPoint(x: step, y: 0)
+        case "Right": d = ScreenPoint(x: -step, y: 0)
+        case "Up": d = ScreenPoint(x: 0, y: step)
+        default: d = ScreenPoint(x: 0, y: -step)
+        }
+        stopMapMotion()
+        var c = camera
+        c.pan(by: d)
+        setCamera(c)
+    }
+
+    private func scrollBy(_ dy: Double) {
+        scrollMotion = .spring(from: scrollY, to: min(max(scrollY + dy, 0), maxScrollY), startTime: now, duration: 200)
+        invalidate()
+    }
+
+    private func moveFocus(backwards: Bool) {
+        let n = focusOrder.count
+        if let i = focusIndex {
+            focusIndex = (i + (backwards ? n - 1 : 1)) % n
+        } else {
+            focusIndex = backwards ? n - 1 : 0
+        }
+        revealFocused()
+        invalidate()
+    }
+
+    /// Scrolls the page so the focused target is in view.
+    private func revealFocused() {
+        guard let id = focusedTarget, let frame = targetFrameInPage(id) else { return }
+        if frame.minY < scrollY + PageLayout.headerHeight {
+            scrollBy(frame.minY - PageLayout.headerHeight - scrollY)
+        } else if frame.maxY > scrollY + layout.windowHeight {
+            scrollBy(frame.maxY - layout.windowHeight + 16 - scrollY)
+        }
+    }
+
+    private func activateFocused() {
+        guard let id = focusedTarget else { return }
+        if id == zoomIn.name {
+            activateZoomButton(id, delta: 1)
+        } else if id == zoomOut.name {
+            activateZoomButton(id, delta: -1)
+        } else if id.hasPrefix("pin-") {
+            selectPin(id)
+        } else if id.hasPrefix("place-"), let place = places.first(where: { "place-\($0.id)" == id }) {
+            activatePlace(place)
+        }
+    }
+
+    /// A target's frame in page coordinates.
+    func targetFrameInPage(_ id: String) -> Rect? {
+        let m = layout.mapFrame
+        if id == "map" { return m }
+        for v in [zoomIn, zoomOut] + pinViews where v.name == id {
+            return Rect(x: m.minX + v.frame.minX, y: m.minY + v.frame.minY, width: v.frame.size.width, height: v.frame.size.height)
+        }
+        return rowViews.first { $0.name == id }?.frame
+    }
+}

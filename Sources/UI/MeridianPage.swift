@@ -1,0 +1,244 @@
+import Geo
+import Gestures
+import Input
+
+/// Meridian's page: a scrolling page with a header, some text, an embedded map with pins and
+/// zoom buttons, a list of places and more content below — and every gesture that moves them.
+///
+/// It owns the gesture tree and the state the gestures change (scroll offset, camera, pins,
+/// the log). It never draws from an input handler: changes only mark it dirty, and
+/// `PageRenderer` draws it when the runner asks for a frame.
+public final class MeridianPage {
+    public private(set) var layout: PageLayout
+    public let places: [Place]
+    let window: GestureView
+    let page: GestureView
+    let map: GestureView
+    let zoomIn: GestureView
+    let zoomOut: GestureView
+    private(set) var pinViews: [GestureView] = []
+    private(set) var rowViews: [GestureView] = []
+    public let gestures: GestureSystem
+
+    /// The map camera; its size is the map view's.
+    public internal(set) var camera: MapCamera
+    /// Where each pin stands, by pin id (`pin-<place id>`).
+    public internal(set) var pinCoordinates: [String: Coordinate] = [:]
+    public internal(set) var selectedPin: String?
+    public internal(set) var log: [LogEntry] = []
+    /// The single tap the user made last on the map, shown as a callout until `calloutUntil`.
+    public internal(set) var callout: (coordinate: Coordinate, until: Double)?
+    /// "Use two fingers to move the map" is shown until this time.
+    public internal(set) var hintUntil: Double?
+    public let showHitAreas: Bool
+    /// Keyboard focus: an index into `focusOrder`, or nil.
+    public internal(set) var focusIndex: Int?
+    /// Taps the map's observer saw: proof that watching never takes a touch away.
+    public internal(set) var observedMapTaps = 0
+
+    // Motion.
+    var scrollMotion: ScrollMotion?
+    var cameraAnimation: CameraAnimation?
+    var mapFling: (momentum: Momentum, start: MapCamera)?
+    /// While fingers move the map: the world point that must stay under their centroid.
+    var mapAnchor: WorldPoint?
+    var zoomAtGestureStart = 0.0
+    var scrollAtGestureStart = 0.0
+    var modifiers: Modifiers = []
+    var pointerPosition: Point?
+    var touchpadPinch: (anchor: WorldPoint, zoom: Double, at: Point)?
+
+    public private(set) var now = 0.0
+    private var dirty = true
+
+    // Recognizers, named for what they do.
+    let pageScroll = PanGestureRecognizer(name: "pageScroll", maximumTouches: 1)
+    let mapPan = PanGestureRecognizer(name: "mapPan", minimumTouches: 2, maximumTouches: 2)
+    let mapPinch = PinchGestureRecognizer(name: "mapPinch")
+    let mapMouseDrag = PanGestureRecognizer(name: "mapMouseDrag", maximumTouches: 1)
+    let mapDoubleTap = TapGestureRecognizer(name: "mapDoubleTap", taps: 2)
+    let mapQuickZoom = LongPressGestureRecognizer(name: "mapQuickZoom", taps: 1, minimumPressDuration: 0)
+    let mapTap = TapGestureRecognizer(name: "mapTap")
+    let mapTwoFingerTap = TapGestureRecognizer(name: "mapTwoFingerTap", touches: 2)
+    let mapObserver = TapGestureRecognizer(name: "mapObserver")
+
+    /// Pixels of vertical drag per zoom level in double-tap-and-drag (MapLibre uses ~75-150).
+    public static let quickZoomPixelsPerLevel = 100.0
+    /// How long the two-finger hint and a tap's callout stay up, in ms.
+    public static let hintDuration = 1500.0
+    public static let calloutDuration = 4000.0
+    /// Animated zooms (double tap, buttons, keys) take this long, in ms.
+    public static let zoomAnimationDuration = 250.0
+
+    public struct Configuration: Sendable {
+        public var width: Double
+        public var height: Double
+        public var center: Coordinate?
+        public var zoom: Double?
+        public var showHitAreas: Bool
+
+        public init(width: Double, height: Double, center: Coordinate? = nil, zoom: Double? = nil, showHitAreas: Bool = false) {
+            self.width = width
+            self.height = height
+            self.center = center
+            self.zoom = zoom
+            self.showHitAreas = showHitAreas
+        }
+    }
+
+    public init(_ configuration: Configuration, places: [Place] = HelsinkiPlaces.all) {
+        layout = PageLayout(windowWidth: configuration.width, windowHeight: configuration.height)
+        self.places = places
+        showHitAreas = configuration.showHitAreas
+        window = GestureView(name: "window", frame: Rect(x: 0, y: 0, width: layout.windowWidth, height: layout.windowHeight))
+        page = GestureView(name: "page", frame: window.frame)
+        map = GestureView(name: "map", frame: layout.mapFrame)
+        map.clipsToBounds = true
+        zoomIn = GestureView(name: "zoomIn", frame: layout.zoomInFrame)
+        zoomOut = GestureView(name: "zoomOut", frame: layout.zoomOutFrame)
+        camera = MapCamera(center: configuration.center ?? HelsinkiPlaces.startCenter,
+                           zoom: configuration.zoom ?? HelsinkiPlaces.startZoom,
+                           size: ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height),
+                           minZoom: 1, maxZoom: 19)
+        gestures = GestureSystem(root: window)
+        window.addChild(page)
+        page.addChild(map)
+        for place in places {
+            let id = "pin-\(place.id)"
+            pinCoordinates[id] = place.coordinate
+            let pin = GestureView(name: id, frame: .zero)
+            pin.hitInsets = EdgeInsets.enlarging(Size(width: PageLayout.pinSize, height: PageLayout.pinSize),
+                                                 toAtLeast: PageLayout.minimumTarget)
+            map.addChild(pin)
+            pinViews.append(pin)
+        }
+        // Buttons above the pins: added last, hit first.
+        for button in [zoomIn, zoomOut] {
+            button.hitInsets = EdgeInsets.enlarging(button.frame.size, toAtLeast: PageLayout.minimumTarget)
+            map.addChild(button)
+        }
+        for (i, place) in places.enumerated() {
+            let row = GestureView(name: "place-\(place.id)", frame: layout.rowFrame(i))
+            page.addChild(row)
+            rowViews.append(row)
+        }
+        layoutPins()
+        wireGestures()
+    }
+
+    // MARK: Geometry
+
+    public var scrollY: Double { page.boundsOrigin.y }
+    public var contentHeight: Double { layout.contentHeight(rows: places.count) }
+    public var maxScrollY: Double { max(0, contentHeight - layout.windowHeight) }
+
+    func setScroll(_ y: Double) {
+        guard y != page.boundsOrigin.y else { return }
+        page.boundsOrigin.y = y
+        invalidate()
+    }
+
+    /// The map view's frame in window coordinates (after scrolling).
+    public var mapFrameInWindow: Rect {
+        let f = layout.mapFrame
+        return Rect(x: f.minX, y: f.minY - scrollY, width: f.size.width, height: f.size.height)
+    }
+
+    /// Pin views follow the camera: centred on their coordinate.
+    func layoutPins() {
+        for pin in pinViews {
+            guard let c = pinCoordinates[pin.name] else { continue }
+            let p = camera.screenPoint(of: c)
+            pin.frame = Rect(x: p.x - PageLayout.pinSize / 2, y: p.y - PageLayout.pinSize / 2,
+                             width: PageLayout.pinSize, height: PageLayout.pinSize)
+        }
+    }
+
+    func setCamera(_ c: MapCamera) {
+        guard c != camera else { return }
+        camera = c
+        layoutPins()
+        invalidate()
+    }
+
+    public func resize(width: Double, height: Double) {
+        let anchorCenter = camera.centerCoordinate
+        layout = PageLayout(windowWidth: width, windowHeight: height)
+        window.frame = Rect(x: 0, y: 0, width: layout.windowWidth, height: layout.windowHeight)
+        page.frame = window.frame
+        map.frame = layout.mapFrame
+        zoomIn.frame = layout.zoomInFrame
+        zoomOut.frame = layout.zoomOutFrame
+        for (i, row) in rowViews.enumerated() { row.frame = layout.rowFrame(i) }
+        var c = camera
+        c.size = ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height)
+        c.center = WebMercator.world(anchorCenter)
+        camera = c
+        setScroll(min(max(scrollY, 0), maxScrollY))
+        layoutPins()
+        invalidate()
+    }
+
+    // MARK: Frames and time
+
+    /// Something visible changed: the next frame should show it.
+    func invalidate() { dirty = true }
+
+    /// True while the page or the map is moving by itself (a glide, a bounce, an animated zoom).
+    public var isAnimating: Bool { scrollMotion != nil || cameraAnimation != nil || mapFling != nil }
+
+    /// True while a finger or the mouse is moving the map, or the map moves by itself: the renderer
+    /// may then show whole-pixel tile offsets instead of exact positions.
+    public var isMapMoving: Bool {
+        isAnimating || [mapPan, mapPinch, mapMouseDrag, mapQuickZoom].contains { $0.state.isActive } || touchpadPinch != nil
+    }
+
+    public var needsFrame: Bool { dirty || isAnimating }
+
+    /// Called by the renderer once a frame has been drawn.
+    public func frameDrawn() { dirty = false }
+
+    /// The next time something happens without input: a gesture timer, the hint or callout going away.
+    public var nextDeadline: Double? {
+        [gestures.nextDeadline, hintUntil, callout?.until].compactMap { $0 }.min()
+    }
+
+    /// Runs timers and animations up to `time`.
+    public func advance(to time: Double) {
+        now = max(now, time)
+        gestures.advance(to: now)
+        stepAnimations()
+        if let h = hintUntil, h <= now {
+            hintUntil = nil
+            invalidate()
+        }
+        if let c = callout, c.until <= now {
+            callout = nil
+            invalidate()
+        }
+    }
+
+    public func handle(_ frame: InputFrame) {
+        now = max(now, frame.time)
+        switch frame {
+        case .touch, .touchCancel:
+            gestures.handle(frame)
+        case .pointer(let f):
+            if let p = f.entered ?? f.moved { pointerPosition = p }
+            if f.left { pointerPosition = nil }
+            gestures.handle(frame)
+            handleScroll(f)
+        case .key(let k):
+            handleKey(k)
+        case .touchpad(_, let g):
+            handleTouchpad(g)
+        }
+        stepAnimations()
+    }
+
+    // MARK: Log
+
+    func record(_ kind: String, _ fields: [(String, LogEntry.Value)] = []) {
+        log.append(LogEntry(time: now, kind: kind, fields: fields))
+    }
+}

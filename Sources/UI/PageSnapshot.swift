@@ -1,0 +1,52 @@
+import Geo
+import Gestures
+
+/// What the state dump reports of the page (contracts.md section 3): every value in window
+/// coordinates after scrolling, as a user would measure it on the screen.
+public struct PageSnapshot: Sendable {
+    public struct Target: Sendable {
+        public var id: String
+        public var frame: Rect
+        public var hitFrame: Rect
+        public var coordinate: Coordinate?
+    }
+
+    public var scrollY: Double
+    public var contentHeight: Double
+    public var mapFrame: Rect
+    public var center: Coordinate
+    public var zoom: Double
+    public var span: (latitudeDelta: Double, longitudeDelta: Double)
+    public var pins: [Target]
+    public var targets: [Target]
+    public var log: [LogEntry]
+    public var selectedPin: String?
+    public var focused: String?
+    public var observedMapTaps: Int
+    public var hintVisible: Bool
+}
+
+extension MeridianPage {
+    private func windowRect(_ v: GestureView, _ r: Rect) -> Rect {
+        let o = v.convert(toWindow: r.origin)
+        return Rect(origin: o, size: r.size)
+    }
+
+    public var snapshot: PageSnapshot {
+        let pins = pinViews.map { v in
+            PageSnapshot.Target(id: v.name, frame: windowRect(map, v.frame), hitFrame: windowRect(map, v.frame.inset(by: v.hitInsets)),
+                                coordinate: pinCoordinates[v.name])
+        }
+        var targets: [PageSnapshot.Target] = []
+        for v in [zoomIn, zoomOut] {
+            targets.append(.init(id: v.name, frame: windowRect(map, v.frame), hitFrame: windowRect(map, v.frame.inset(by: v.hitInsets))))
+        }
+        for v in rowViews {
+            targets.append(.init(id: v.name, frame: windowRect(page, v.frame), hitFrame: windowRect(page, v.frame.inset(by: v.hitInsets))))
+        }
+        return PageSnapshot(scrollY: scrollY, contentHeight: contentHeight, mapFrame: mapFrameInWindow,
+                            center: camera.centerCoordinate, zoom: camera.zoom, span: camera.span, pins: pins,
+                            targets: targets, log: log, selectedPin: selectedPin, focused: focusedTarget,
+                            observedMapTaps: observedMapTaps, hintVisible: hintUntil != nil)
+    }
+}

@@ -1,1 +1,0 @@
-// The UI module; see docs/ARCHITECTURE.md.
