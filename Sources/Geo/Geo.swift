@@ -1,1 +1,0 @@
-// The Geo module; see docs/ARCHITECTURE.md.
