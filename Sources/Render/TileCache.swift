@@ -51,7 +51,7 @@ public final class TileCache: Sendable {
         }
         readyFileDescriptor = fds[0]
         // Workers hold only the shared part, so dropping the cache stops them.
-        let shared = SharedWork(rasterizer: rasterizer, scale: scale, byteBudget: byteBudget, wakeWriteEnd: fds[1], onTileReady: onTileReady)
+        let shared = SharedWork(rasterizer: rasterizer, scale: scale, byteBudget: byteBudget, pipe: (fds[0], fds[1]), onTileReady: onTileReady)
         self.shared = shared
         for i in 0..<workerCount {
             let t = Thread { shared.workLoop() }
@@ -62,8 +62,8 @@ public final class TileCache: Sendable {
 
     deinit {
         shutDown()
-        if readyFileDescriptor >= 0 { close(readyFileDescriptor) }
-        // The write end stays open until the workers are gone: `SharedWork` closes it.
+        // Both pipe ends stay open until the last worker is gone (`SharedWork` closes them):
+        // a worker writing to a pipe with no reader would get SIGPIPE.
     }
 
     /// Stops the workers once their current tile is done. The cache stays readable.
@@ -126,19 +126,31 @@ public final class TileCache: Sendable {
     // MARK: synchronous path (headless, screenshots, benchmarks)
 
     /// Draws every tile of `tiles` not cached yet, on the calling thread and the other cores
-    /// at once, and returns when all are cached. For headless runs, never for the UI thread.
-    public func renderNow(_ tiles: [TileID]) {
-        let missing = shared.state.withLock { s in tiles.filter { s.entries[$0] == nil } }
-        guard !missing.isEmpty else { return }
+    /// at once, and returns all of them (also ones the byte budget could not keep). For
+    /// headless runs, never for the UI thread.
+    @discardableResult
+    public func renderNow(_ tiles: [TileID]) -> [TileID: RasterImage] {
+        var found: [TileID: RasterImage] = [:]
+        let missing = shared.state.withLock { s in
+            tiles.filter { id in
+                if let image = s.touch(id) { found[id] = image; return false }
+                return true
+            }
+        }
+        guard !missing.isEmpty else { return found }
         let results = Mutex<[TileID: RenderedTile]>([:])
+        let rasterizer = self.rasterizer, scale = self.scale
         DispatchQueue.concurrentPerform(iterations: missing.count) { i in
             if let r = rasterizer.render(missing[i], scale: scale) { results.withLock { $0[missing[i]] = r } }
         }
         let rendered = results.withLock { $0 }
         shared.state.withLock { s in
-            for id in missing { if let r = rendered[id] { s.insert(id, r, budget: byteBudget) } }
+            // Inserted in the order asked, so the most wanted tiles are the last evicted.
+            for id in missing.reversed() { if let r = rendered[id] { s.insert(id, r, budget: byteBudget) } }
             s.queue.removeAll { rendered[$0] != nil }
         }
+        for (id, r) in rendered { found[id] = r.image }
+        return found
     }
 }
 
@@ -150,18 +162,23 @@ final class SharedWork: Sendable {
     let rasterizer: TileRasterizer
     let scale: Double
     let byteBudget: Int
+    let readEnd: Int32
     let wakeWriteEnd: Int32
     let onTileReady: (@Sendable () -> Void)?
 
-    init(rasterizer: TileRasterizer, scale: Double, byteBudget: Int, wakeWriteEnd: Int32, onTileReady: (@Sendable () -> Void)?) {
+    init(rasterizer: TileRasterizer, scale: Double, byteBudget: Int, pipe: (Int32, Int32), onTileReady: (@Sendable () -> Void)?) {
         self.rasterizer = rasterizer
         self.scale = scale
         self.byteBudget = byteBudget
-        self.wakeWriteEnd = wakeWriteEnd
+        readEnd = pipe.0
+        wakeWriteEnd = pipe.1
         self.onTileReady = onTileReady
     }
 
-    deinit { if wakeWriteEnd >= 0 { close(wakeWriteEnd) } }
+    deinit {
+        if readEnd >= 0 { close(readEnd) }
+        if wakeWriteEnd >= 0 { close(wakeWriteEnd) }
+    }
 
     func workLoop() {
         while true {

@@ -39,22 +39,24 @@ final class FixtureSource: VectorTileSource, Sendable {
     private let failing: Bool
     private let log = Mutex<[TileID]>([])
     private let gate: DispatchSemaphore?
+    private let gatedZoom: Int?
 
     init(every tile: VectorTile? = nil, tiles: [TileID: VectorTile] = [:], minZoom: Int = 0, maxZoom: Int = 20,
-         failing: Bool = false, gated: Bool = false) {
+         failing: Bool = false, gated: Bool = false, gatedZoom: Int? = nil) {
         fallback = tile
         self.tiles = tiles
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.failing = failing
-        gate = gated ? DispatchSemaphore(value: 0) : nil
+        gate = gated || gatedZoom != nil ? DispatchSemaphore(value: 0) : nil
+        self.gatedZoom = gatedZoom
     }
 
     struct Damaged: Error, CustomStringConvertible { var description: String { "damaged tile data" } }
 
     func tile(_ id: TileID) throws -> VectorTile? {
         log.withLock { $0.append(id) }
-        gate?.wait()
+        if gatedZoom == nil || gatedZoom == id.z { gate?.wait() }
         if failing { throw Damaged() }
         return tiles[id] ?? fallback
     }

@@ -60,7 +60,9 @@ final class TileCacheTests: XCTestCase {
                               byteBudget: 3 * tileBytes)
         cache.renderNow([a, b, c])
         XCTAssertEqual(cache.usage.tiles, 3)
-        _ = cache.cached(a)  // a was just shown: b is now the oldest
+        // renderNow keeps the first-asked tile longest (a, b, c: c is the oldest); c was just
+        // shown again, so b is now the least recently used.
+        _ = cache.cached(c)
         cache.renderNow([d])
         XCTAssertLessThanOrEqual(cache.usage.bytes, 3 * tileBytes)
         XCTAssertTrue(cache.contains(a))
