@@ -10,9 +10,9 @@ public struct RenderedTile: Sendable {
 
 /// Draws vector tiles into opaque raster tiles with cairo, styled by `MapStyle`.
 ///
-/// Sources are drawn bottom first (the world, then a city on top). A request deeper than a
-/// source's `maxZoom` is drawn from the source's deepest ancestor tile, scaled up ("overzoom"),
-/// so the map keeps working past the data's last level. Safe to call from several threads at
+/// Sources are drawn bottom first (the world, then a city on top). Past a source's `maxZoom`
+/// the map keeps working ("overzoom"): from the source's own overzoomed tile when it makes
+/// one, else from its deepest ancestor tile drawn scaled up; styles follow the requested zoom. Safe to call from several threads at
 /// once: every call draws into its own surface with its own cairo context.
 public struct TileRasterizer: Sendable {
     public let sources: [any VectorTileSource]
@@ -31,14 +31,11 @@ public struct TileRasterizer: Sendable {
         defer { cairo_destroy(cr) }
         var errors: [String] = []
         var layers: [PlacedTile] = []
-        for source in sources {
-            guard let sourceTile = Self.sourceTile(for: tile, in: source) else { continue }
+        for source in sources where tile.z >= source.minZoom {
             do {
-                if let vt = try source.tile(sourceTile) {
-                    layers.append(PlacedTile(tile: vt, placement: TilePlacement(drawn: tile, from: sourceTile, pixelSize: Double(size))))
-                }
+                if let placed = try Self.load(tile, from: source, pixelSize: Double(size)) { layers.append(placed) }
             } catch {
-                errors.append("\(source.name): tile \(sourceTile): \(error)")
+                errors.append("\(source.name): tile \(tile): \(error)")
             }
         }
         var painter = TilePainter(cr: cr, zoom: Double(tile.z), scale: Double(size) / 256, pixelSize: Double(size))
@@ -46,13 +43,17 @@ public struct TileRasterizer: Sendable {
         return RenderedTile(image: image, errors: errors)
     }
 
-    /// The tile to ask `source` for when drawing `tile`: itself, or its ancestor at the
-    /// source's deepest level; nil when the source starts deeper than `tile`.
-    static func sourceTile(for tile: TileID, in source: any VectorTileSource) -> TileID? {
-        if tile.z < source.minZoom { return nil }
+    /// The source's data for `tile`. Past the source's deepest level a source may overzoom
+    /// itself (the MBTiles reader returns the ancestor clipped and rescaled, a normal tile);
+    /// when it returns nothing there, the ancestor at its deepest level is drawn scaled up.
+    static func load(_ tile: TileID, from source: any VectorTileSource, pixelSize: Double) throws -> PlacedTile? {
+        let placeAsIs = TilePlacement(drawn: tile, from: tile, pixelSize: pixelSize)
+        if let vt = try source.tile(tile) { return PlacedTile(tile: vt, placement: placeAsIs) }
         let dz = tile.z - source.maxZoom
-        guard dz > 0 else { return tile }
-        return TileID(z: source.maxZoom, x: tile.x >> dz, y: tile.y >> dz)
+        guard dz > 0 else { return nil }
+        let ancestor = TileID(z: source.maxZoom, x: tile.x >> dz, y: tile.y >> dz)
+        guard let vt = try source.tile(ancestor) else { return nil }
+        return PlacedTile(tile: vt, placement: TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize))
     }
 }
 

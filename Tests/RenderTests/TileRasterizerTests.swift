@@ -64,7 +64,7 @@ final class TileRasterizerTests: XCTestCase {
         // One level past the data works the same way: 3/0/0 is the parent's north-west quarter.
         let middle = try XCTUnwrap(r.render(TileID(z: 3, x: 0, y: 0), scale: 1)).image
         XCTAssertEqual(middle.rgb(x: 10, y: 10), MapStyle.land.hex)
-        XCTAssertEqual(source.requested.allSatisfy { $0.z == 2 }, true, "only the deepest level is read")
+        XCTAssertTrue(source.requested.contains(TileID(z: 2, x: 0, y: 0)), "the deepest level is read")
     }
 
     func testADamagedTileIsReportedAndTheOtherSourcesStillDrawn() throws {
