@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo"]),
+        .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib"]),  // fixtures: SQLite + gzip
         .testTarget(name: "RenderTests", dependencies: ["Render", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
         .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Input", "CCairo"]),

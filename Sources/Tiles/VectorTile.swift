@@ -1,6 +1,6 @@
 /// A decoded Mapbox Vector Tile (MVT 2.1): layers of features whose geometry is in tile
 /// coordinates, 0…extent on both axes (y down), possibly a little outside for buffers.
-public struct VectorTile: Sendable {
+public struct VectorTile: Sendable, Equatable {
     public var layers: [VectorLayer]
 
     public init(layers: [VectorLayer]) { self.layers = layers }
@@ -8,7 +8,7 @@ public struct VectorTile: Sendable {
     public func layer(named name: String) -> VectorLayer? { layers.first { $0.name == name } }
 }
 
-public struct VectorLayer: Sendable {
+public struct VectorLayer: Sendable, Equatable {
     public var name: String
     /// Tile coordinates run from 0 to `extent` (usually 4096).
     public var extent: UInt32
@@ -40,7 +40,7 @@ public struct TilePoint: Sendable, Equatable {
     }
 }
 
-public struct VectorFeature: Sendable {
+public struct VectorFeature: Sendable, Equatable {
     public var id: UInt64?
     public var type: GeometryType
     /// Points: one part per point group; lines: one part per line; polygons: rings in MVT
@@ -74,8 +74,17 @@ public struct TileID: Sendable, Hashable, CustomStringConvertible {
 public protocol VectorTileSource: Sendable {
     /// A short name for messages (the file path for files).
     var name: String { get }
+    /// The credit line the data's licence asks for (e.g. "© OpenStreetMap contributors"),
+    /// nil when the source names none.
+    var attribution: String? { get }
     var minZoom: Int { get }
     var maxZoom: Int { get }
     /// The tile at `id`, nil where the source has none. Throws when the data is damaged.
+    /// Past `maxZoom` a source overzooms: it returns the ancestor's features clipped to `id`
+    /// and rescaled, so callers never need to know the data's depth.
     func tile(_ id: TileID) throws -> VectorTile?
+}
+
+extension VectorTileSource {
+    public var attribution: String? { nil }
 }

@@ -1,0 +1,105 @@
+import Synchronization
+
+/// Vector tiles from an MBTiles file (SQLite holding gzip'd Mapbox Vector Tiles), read-only.
+///
+/// Opening checks everything that can be checked up front (the file, the SQLite header, the
+/// `tiles` and `metadata` schema, `format` = pbf, the zoom range, that there are tiles) and
+/// throws a `TileError` naming the file and the problem. Damage inside one tile surfaces when
+/// that tile is read, as a `TileError` naming the file and the tile.
+///
+/// Threads: one SQLite connection, opened `SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX`, with
+/// its prepared statement behind a `Mutex`. Only the blob lookup holds the lock (a few µs);
+/// inflating and decoding run outside it, so worker threads decode in parallel.
+///
+/// Past the file's `maxZoom`, `tile(_:)` overzooms: it decodes the ancestor at `maxZoom` and
+/// returns its features clipped to the requested tile and rescaled to its 0…extent grid.
+public final class MBTilesSource: VectorTileSource {
+    /// The path the file was opened with.
+    public let path: String
+    public let metadata: MBTilesMetadata
+
+    private let database: Mutex<TileQuery>
+    /// Recently decoded `maxZoom` tiles, so the 4^d overzoomed children of one tile decode
+    /// it once rather than 4^d times.
+    private let ancestors = Mutex(RecentTiles(capacity: 16))
+
+    public var name: String { path }
+    public var minZoom: Int { metadata.minZoom }
+    public var maxZoom: Int { metadata.maxZoom }
+    public var attribution: String? { metadata.attribution }
+
+    /// Opens `path`; throws a `TileError` when it is not a usable vector MBTiles file.
+    public init(path: String) throws(TileError) {
+        self.path = path
+        try FileCheck.validate(path)
+        let query = try TileQuery(path: path)
+        metadata = try query.readMetadata()
+        database = Mutex(query)
+    }
+
+    public func tile(_ id: TileID) throws(TileError) -> VectorTile? {
+        guard id.isValid else { return nil }
+        if id.z <= maxZoom { return try decodedTile(id) }
+
+        let ancestorID = id.ancestor(levelsUp: id.z - maxZoom)
+        let cached = ancestors.withLock { $0.tile(ancestorID) }
+        let ancestor: VectorTile
+        if let cached {
+            ancestor = cached
+        } else {
+            guard let decoded = try decodedTile(ancestorID) else { return nil }
+            ancestors.withLock { $0.insert(decoded, for: ancestorID) }
+            ancestor = decoded
+        }
+        return Overzoom.tile(ancestor, at: ancestorID, scaledTo: id)
+    }
+
+    /// The stored bytes of tile `id` exactly as in the file (usually gzip), nil if absent.
+    public func rawTileData(_ id: TileID) throws(TileError) -> [UInt8]? {
+        guard id.isValid else { return nil }
+        let path = self.path
+        return try database.withLock { query throws(TileError) -> [UInt8]? in
+            do throws(SQLiteFailure) {
+                return try query.blob(id)
+            } catch {
+                throw TileError(file: path, tile: id, kind: .corrupt(error.message))
+            }
+        }
+    }
+
+    /// Reads, inflates and decodes the stored tile `id`.
+    private func decodedTile(_ id: TileID) throws(TileError) -> VectorTile? {
+        guard let stored = try rawTileData(id) else { return nil }
+        let bytes: [UInt8]
+        switch Inflate.decompress(stored) {
+        case .success(let inflated): bytes = inflated
+        case .failure(let failure): throw TileError(file: path, tile: id, kind: .damagedCompression(failure.message))
+        }
+        do throws(ProtobufError) {
+            return try MVTDecoder.decode(bytes)
+        } catch {
+            throw TileError(file: path, tile: id, kind: .damagedTile("\(error.message), at byte \(error.offset)"))
+        }
+    }
+}
+
+/// A few decoded tiles, least recently used dropped first.
+struct RecentTiles {
+    let capacity: Int
+    private var entries: [(id: TileID, tile: VectorTile)] = []
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    mutating func tile(_ id: TileID) -> VectorTile? {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
+        let entry = entries.remove(at: index)
+        entries.append(entry)
+        return entry.tile
+    }
+
+    mutating func insert(_ tile: VectorTile, for id: TileID) {
+        entries.removeAll { $0.id == id }
+        entries.append((id, tile))
+        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+    }
+}

@@ -1,0 +1,206 @@
+/// Decodes Mapbox Vector Tile protobuf bytes (MVT 2.1, also version 1) into `VectorTile`.
+///
+/// Written against the vector-tile-spec 2.1 text: Tile.layers = 3; Layer: version 15, name 1,
+/// features 2, keys 3, values 4, extent 5; Feature: id 1, tags 2, type 3, geometry 4; Value:
+/// string 1, float 2, double 3, int64 4, uint64 5, sint64 6, bool 7. Every input either
+/// decodes or throws `ProtobufError`; counts are checked against the bytes that remain and
+/// capped by `Limits`, so damaged data cannot crash, loop or exhaust memory.
+enum MVTDecoder {
+    /// Sanity caps far above what any real tile holds.
+    enum Limits {
+        static let layers = 1_000
+        static let featuresPerLayer = 2_000_000
+        /// Coordinates stay within ±2^30 so that clipping and rescaling cannot overflow.
+        static let coordinateMagnitude: Int64 = 1 << 30
+    }
+
+    static func decode(_ data: [UInt8]) throws(ProtobufError) -> VectorTile {
+        // withUnsafeBytes rethrows untyped errors; carry the typed one out in a Result.
+        let result = data.withUnsafeBytes { raw -> Result<VectorTile, ProtobufError> in
+            do throws(ProtobufError) {
+                return .success(try decodeTile(raw))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func decodeTile(_ raw: UnsafeRawBufferPointer) throws(ProtobufError) -> VectorTile {
+        var reader = ProtobufReader(raw)
+        var layers: [VectorLayer] = []
+        while !reader.isAtEnd {
+            let (field, type) = try reader.fieldKey()
+            if field == 3, type == .lengthDelimited {
+                guard layers.count < Limits.layers else {
+                    throw ProtobufError(message: "more than \(Limits.layers) layers", offset: reader.offset)
+                }
+                var layerReader = try reader.nested()
+                layers.append(try decodeLayer(&layerReader))
+            } else {
+                try reader.skip(type)
+            }
+        }
+        return VectorTile(layers: layers)
+    }
+
+    /// A feature before its tags are resolved against the layer's keys and values, which
+    /// the protobuf may list after the features.
+    private struct RawFeature {
+        var id: UInt64?
+        var type: GeometryType = .unknown
+        var tags: [UInt32] = []
+        var geometry: [UInt32] = []
+    }
+
+    private static func decodeLayer(_ reader: inout ProtobufReader) throws(ProtobufError) -> VectorLayer {
+        let start = reader.offset
+        var name: String?
+        var version: UInt64 = 1
+        var extent: UInt64 = 4096
+        var keys: [String] = []
+        var values: [PropertyValue] = []
+        var raw: [RawFeature] = []
+        while !reader.isAtEnd {
+            let (field, type) = try reader.fieldKey()
+            switch (field, type) {
+            case (1, .lengthDelimited): name = try reader.string()
+            case (2, .lengthDelimited):
+                guard raw.count < Limits.featuresPerLayer else {
+                    throw ProtobufError(message: "more than \(Limits.featuresPerLayer) features in a layer", offset: reader.offset)
+                }
+                var featureReader = try reader.nested()
+                raw.append(try decodeFeature(&featureReader))
+            case (3, .lengthDelimited): keys.append(try reader.string())
+            case (4, .lengthDelimited):
+                var valueReader = try reader.nested()
+                values.append(try decodeValue(&valueReader))
+            case (5, .varint): extent = try reader.varint()
+            case (15, .varint): version = try reader.varint()
+            default: try reader.skip(type)
+            }
+        }
+        guard let name else { throw ProtobufError(message: "a layer has no name", offset: start) }
+        guard version == 1 || version == 2 else {
+            throw ProtobufError(message: "layer '\(name)' has version \(version); only 1 and 2 exist", offset: start)
+        }
+        guard extent > 0, extent <= UInt64(Limits.coordinateMagnitude) else {
+            throw ProtobufError(message: "layer '\(name)' has extent \(extent)", offset: start)
+        }
+
+        var features: [VectorFeature] = []
+        features.reserveCapacity(raw.count)
+        for feature in raw {
+            guard feature.tags.count % 2 == 0 else {
+                throw ProtobufError(message: "a feature in '\(name)' has an odd number of tags", offset: start)
+            }
+            var properties: [String: PropertyValue] = [:]
+            var i = 0
+            while i < feature.tags.count {
+                let k = Int(feature.tags[i]), v = Int(feature.tags[i + 1])
+                guard k < keys.count, v < values.count else {
+                    throw ProtobufError(message: "a feature in '\(name)' refers to a missing key or value", offset: start)
+                }
+                properties[keys[k]] = values[v]
+                i += 2
+            }
+            let parts = try decodeGeometry(feature.geometry, type: feature.type, layer: name, offset: start)
+            features.append(VectorFeature(id: feature.id, type: feature.type, parts: parts, properties: properties))
+        }
+        return VectorLayer(name: name, extent: UInt32(extent), features: features)
+    }
+
+    private static func decodeFeature(_ reader: inout ProtobufReader) throws(ProtobufError) -> RawFeature {
+        var feature = RawFeature()
+        while !reader.isAtEnd {
+            let (field, type) = try reader.fieldKey()
+            switch (field, type) {
+            case (1, .varint): feature.id = try reader.varint()
+            case (2, _): try reader.uint32s(type) { feature.tags.append($0) }
+            case (3, .varint):
+                switch try reader.varint() {
+                case 1: feature.type = .point
+                case 2: feature.type = .lineString
+                case 3: feature.type = .polygon
+                default: feature.type = .unknown
+                }
+            case (4, _): try reader.uint32s(type) { feature.geometry.append($0) }
+            default: try reader.skip(type)
+            }
+        }
+        return feature
+    }
+
+    private static func decodeValue(_ reader: inout ProtobufReader) throws(ProtobufError) -> PropertyValue {
+        // A Value holds exactly one field; if a damaged one holds several, the last wins.
+        var value: PropertyValue?
+        while !reader.isAtEnd {
+            let (field, type) = try reader.fieldKey()
+            switch (field, type) {
+            case (1, .lengthDelimited): value = .string(try reader.string())
+            case (2, .fixed32): value = .double(Double(Float(bitPattern: try reader.fixed32())))
+            case (3, .fixed64): value = .double(Double(bitPattern: try reader.fixed64()))
+            case (4, .varint): value = .int(Int64(bitPattern: try reader.varint()))
+            case (5, .varint):
+                let unsigned = try reader.varint()
+                // Values past Int64.max cannot be an Int64; keep them approximately.
+                value = unsigned <= UInt64(Int64.max) ? .int(Int64(unsigned)) : .double(Double(unsigned))
+            case (6, .varint): value = .int(ProtobufReader.zigzag64(try reader.varint()))
+            case (7, .varint): value = .bool(try reader.varint() != 0)
+            default: try reader.skip(type)
+            }
+        }
+        guard let value else { throw ProtobufError(message: "a property value is empty", offset: reader.offset) }
+        return value
+    }
+
+    /// Runs the geometry commands (MoveTo 1, LineTo 2, ClosePath 7, with zigzag deltas from a
+    /// cursor that carries across the whole feature) into parts: one per MoveTo for points
+    /// and lines, one per ring for polygons. Rings are not closed explicitly: the last point
+    /// is not a repeat of the first.
+    static func decodeGeometry(
+        _ commands: [UInt32], type: GeometryType, layer: String, offset: Int
+    ) throws(ProtobufError) -> [[TilePoint]] {
+        func damaged(_ what: String) -> ProtobufError {
+            ProtobufError(message: "a feature in '\(layer)' has bad geometry: \(what)", offset: offset)
+        }
+        var parts: [[TilePoint]] = []
+        var current: [TilePoint] = []
+        var x: Int64 = 0, y: Int64 = 0
+        var i = 0
+        while i < commands.count {
+            let command = commands[i] & 7
+            let count = Int(commands[i] >> 3)
+            i += 1
+            switch command {
+            case 1, 2:
+                // Each repetition takes two parameters, all of which must be present.
+                guard count <= (commands.count - i) / 2 else { throw damaged("a command needs more numbers than remain") }
+                if command == 1 {
+                    if !current.isEmpty { parts.append(current) }
+                    current = []
+                } else if current.isEmpty {
+                    throw damaged("LineTo before any MoveTo")
+                }
+                for _ in 0..<count {
+                    x += Int64(ProtobufReader.zigzag(commands[i]))
+                    y += Int64(ProtobufReader.zigzag(commands[i + 1]))
+                    i += 2
+                    guard abs(x) <= Limits.coordinateMagnitude, abs(y) <= Limits.coordinateMagnitude else {
+                        throw damaged("a coordinate is out of range")
+                    }
+                    current.append(TilePoint(x: Int32(x), y: Int32(y)))
+                }
+            case 7:
+                guard !current.isEmpty else { throw damaged("ClosePath with no open ring") }
+                // ClosePath only ends the ring; the closing edge is implied.
+                parts.append(current)
+                current = []
+            default:
+                throw damaged("unknown command \(command)")
+            }
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts
+    }
+}

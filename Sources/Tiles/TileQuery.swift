@@ -1,0 +1,95 @@
+/// The SQL side of an MBTiles file: schema checks, metadata rows and the tile lookup.
+/// Not thread-safe; `MBTilesSource` keeps it behind a mutex.
+final class TileQuery {
+    private let file: String
+    private let connection: SQLiteConnection
+    private let lookup: SQLiteStatement
+
+    /// Opens the database and compiles the tile lookup, which also proves the `tiles` table
+    /// (or view) has the four MBTiles columns.
+    init(path: String) throws(TileError) {
+        file = path
+        do throws(SQLiteFailure) {
+            connection = try SQLiteConnection(readOnlyPath: path)
+        } catch {
+            throw Self.openError(error, file: path)
+        }
+        do throws(SQLiteFailure) {
+            lookup = try connection.prepare(
+                "SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3")
+        } catch {
+            throw Self.schemaError(error, file: path,
+                missing: "it has no 'tiles' table with zoom_level, tile_column, tile_row and tile_data")
+        }
+    }
+
+    /// The metadata, after checking there is at least one tile.
+    func readMetadata() throws(TileError) -> MBTilesMetadata {
+        var values: [String: String] = [:]
+        do throws(SQLiteFailure) {
+            let rows = try connection.prepare("SELECT name, value FROM metadata")
+            while try rows.step() {
+                guard let key = rows.text(0) else { continue }
+                values[key] = rows.text(1) ?? ""
+            }
+        } catch {
+            throw Self.schemaError(error, file: file, missing: "it has no 'metadata' table with name and value")
+        }
+        let file = self.file
+        let connection = self.connection
+        let metadata = try MBTilesMetadata.parse(values, file: file) { () throws(TileError) -> (Int, Int) in
+            do {
+                let range = try connection.prepare("SELECT min(zoom_level), max(zoom_level) FROM tiles")
+                guard try range.step(), !range.isNull(0), !range.isNull(1) else { throw TileError(file: file, kind: .noTiles) }
+                let low = range.int64(0), high = range.int64(1)
+                guard low >= 0, high <= Int64(TileID.maxZoom), low <= high else {
+                    throw TileError(file: file, kind: .badMetadata(key: "zoom_level", value: "\(low)…\(high)"))
+                }
+                return (Int(low), Int(high))
+            } catch let error as TileError {
+                throw error
+            } catch let error as SQLiteFailure {
+                throw TileError(file: file, kind: .corrupt(error.message))
+            } catch {
+                throw TileError(file: file, kind: .corrupt("\(error)"))
+            }
+        }
+        do {
+            let any = try connection.prepare("SELECT 1 FROM tiles LIMIT 1")
+            guard try any.step() else { throw TileError(file: file, kind: .noTiles) }
+        } catch let error as TileError {
+            throw error
+        } catch let error as SQLiteFailure {
+            throw TileError(file: file, kind: .corrupt(error.message))
+        } catch {
+            throw TileError(file: file, kind: .corrupt("\(error)"))
+        }
+        return metadata
+    }
+
+    /// The stored bytes of tile `id` (XYZ; flipped to the TMS row MBTiles uses), nil if absent.
+    func blob(_ id: TileID) throws(SQLiteFailure) -> [UInt8]? {
+        lookup.reset()
+        try lookup.bind(Int64(id.z), at: 1)
+        try lookup.bind(Int64(id.x), at: 2)
+        try lookup.bind(Int64(id.tmsRow), at: 3)
+        defer { lookup.reset() }
+        guard try lookup.step() else { return nil }
+        if lookup.isNull(0) { return nil }
+        return lookup.bytes(0)
+    }
+
+    private static func openError(_ failure: SQLiteFailure, file: String) -> TileError {
+        if failure.code & 0xFF == SQLiteCodes.notADatabase { return TileError(file: file, kind: .notSQLite) }
+        if failure.meansDamage { return TileError(file: file, kind: .corrupt(failure.message)) }
+        return TileError(file: file, kind: .unreadable(failure.message))
+    }
+
+    /// A failure to compile or run schema SQL: damage when SQLite says so, else a missing
+    /// table or column (SQLite's own words follow, e.g. "no such column: tile_row").
+    private static func schemaError(_ failure: SQLiteFailure, file: String, missing: String) -> TileError {
+        if failure.code & 0xFF == SQLiteCodes.notADatabase { return TileError(file: file, kind: .notSQLite) }
+        if failure.meansDamage { return TileError(file: file, kind: .corrupt(failure.message)) }
+        return TileError(file: file, kind: .wrongSchema("\(missing) (SQLite: \(failure.message))"))
+    }
+}
