@@ -26,13 +26,14 @@ enum Overzoom {
             }
             var features: [VectorFeature] = []
             for feature in layer.features {
-                let parts = clip(feature, to: window).map { part in dedupe(part.map(transform)) }
-                let kept = parts.filter { part in
-                    switch feature.type {
-                    case .polygon: return part.count >= 3
-                    case .lineString: return part.count >= 2
-                    case .point, .unknown: return !part.isEmpty
-                    }
+                let kept: [[TilePoint]]
+                switch feature.type {
+                case .polygon:
+                    kept = clipPolygon(feature.parts, to: window, transform: transform)
+                case .lineString:
+                    kept = clip(feature, to: window).map { dedupe($0.map(transform)) }.filter { $0.count >= 2 }
+                case .point, .unknown:
+                    kept = clip(feature, to: window).map { $0.map(transform) }
                 }
                 if kept.isEmpty { continue }
                 features.append(VectorFeature(id: feature.id, type: feature.type, parts: kept, properties: feature.properties))
@@ -42,38 +43,38 @@ enum Overzoom {
         return VectorTile(layers: layers)
     }
 
-    /// The parts of `feature` inside `rect`, in the ancestor's coordinates.
+    /// The parts of a point or line feature inside `rect`, in the ancestor's coordinates.
     static func clip(_ feature: VectorFeature, to rect: ClipRect) -> [[(x: Double, y: Double)]] {
         let parts = feature.parts.map { $0.map { (x: Double($0.x), y: Double($0.y)) } }
         switch feature.type {
         case .point, .unknown:
-            let inside = parts.map { $0.filter(rect.contains) }
-            return inside.filter { !$0.isEmpty }
-        case .lineString:
+            return parts.map { $0.filter(rect.contains) }.filter { !$0.isEmpty }
+        case .lineString, .polygon:
             return parts.flatMap { rect.clipLine($0) }
-        case .polygon:
-            return clipPolygonRings(parts, to: rect)
         }
     }
 
-    /// Clips rings in MVT order; a hole whose outer ring vanished goes with it, so it cannot
-    /// turn into a filled shape of its own.
-    static func clipPolygonRings(_ rings: [[(x: Double, y: Double)]], to rect: ClipRect) -> [[(x: Double, y: Double)]] {
+    /// Clips and transforms polygon rings in MVT order. A ring that ends up with no area, or
+    /// whose winding rounding flipped, is dropped; a hole whose outer ring was dropped goes
+    /// with it, so it cannot turn into a filled shape of its own.
+    static func clipPolygon(
+        _ rings: [[TilePoint]], to rect: ClipRect, transform: ((x: Double, y: Double)) -> TilePoint
+    ) -> [[TilePoint]] {
+        let rings = rings.map { $0.map { (x: Double($0.x), y: Double($0.y)) } }
         guard let first = rings.first else { return [] }
         // Exterior rings share the first ring's winding (positive area in MVT 2; version 1
         // tiles may use either, consistently).
         let outerSign = signedArea(first) >= 0
-        var result: [[(x: Double, y: Double)]] = []
+        var result: [[TilePoint]] = []
         var keepHoles = false
         for ring in rings {
             let isOuter = (signedArea(ring) >= 0) == outerSign
-            let clipped = rect.clipRing(ring)
-            if isOuter {
-                keepHoles = clipped.count >= 3
-                if keepHoles { result.append(clipped) }
-            } else if keepHoles, clipped.count >= 3 {
-                result.append(clipped)
-            }
+            if !isOuter && !keepHoles { continue }
+            let clipped = openRing(dedupe(rect.clipRing(ring).map(transform)))
+            let area = signedArea(clipped.map { (x: Double($0.x), y: Double($0.y)) })
+            let usable = clipped.count >= 3 && area != 0 && (area > 0) == (isOuter == outerSign)
+            if isOuter { keepHoles = usable }
+            if usable { result.append(clipped) }
         }
         return result
     }
@@ -96,6 +97,11 @@ enum Overzoom {
         out.reserveCapacity(points.count)
         for p in points where out.last != p { out.append(p) }
         return out
+    }
+
+    /// A ring without its closing repeat: a ring's first and last point must differ.
+    static func openRing(_ ring: [TilePoint]) -> [TilePoint] {
+        ring.count > 1 && ring.first == ring.last ? Array(ring.dropLast()) : ring
     }
 }
 

@@ -5,9 +5,11 @@ public struct VectorTile: Sendable, Equatable {
 
     public init(layers: [VectorLayer]) { self.layers = layers }
 
+    /// The first layer called `name` (layered sources may repeat a name; see LayeredTileSource).
     public func layer(named name: String) -> VectorLayer? { layers.first { $0.name == name } }
 }
 
+/// One named layer of a tile ("countries", "water", "building"…), styled by its name.
 public struct VectorLayer: Sendable, Equatable {
     public var name: String
     /// Tile coordinates run from 0 to `extent` (usually 4096).
@@ -21,6 +23,7 @@ public struct VectorLayer: Sendable, Equatable {
     }
 }
 
+/// What a feature's parts describe; `unknown` features may be skipped by a renderer.
 public enum GeometryType: Sendable, Equatable { case unknown, point, lineString, polygon }
 
 /// A property value in an MVT layer.
@@ -31,6 +34,7 @@ public enum PropertyValue: Sendable, Equatable {
     case bool(Bool)
 }
 
+/// A vertex in tile coordinates (0…extent, y down; buffer geometry may lie outside).
 public struct TilePoint: Sendable, Equatable {
     public var x: Int32
     public var y: Int32
@@ -40,6 +44,7 @@ public struct TilePoint: Sendable, Equatable {
     }
 }
 
+/// One map object: a country, a road, a place, with its properties.
 public struct VectorFeature: Sendable, Equatable {
     public var id: UInt64?
     public var type: GeometryType

@@ -153,8 +153,9 @@ enum KnownTiles {
         return path
     }
 
-    /// A "city" at z3…4 over tile 3/4/2, with buildings and the OSM credit.
-    static func writeCity(in directory: TemporaryDirectory) throws -> String {
+    /// A "city" at z3…4 over tile `at` (a z3 tile) and its first child, with buildings and
+    /// the OSM credit.
+    static func writeCity(in directory: TemporaryDirectory, at tile: TileID = TileID(z: 3, x: 4, y: 2)) throws -> String {
         let path = directory.file("city.mbtiles")
         let building = VectorTile(layers: [VectorLayer(name: "building", extent: 4096, features: [
             VectorFeature(id: 77, type: .polygon, parts: [[p(100, 100), p(200, 100), p(200, 200), p(100, 200)]]),
@@ -163,7 +164,7 @@ enum KnownTiles {
         try FixtureMBTiles.write(path, metadata: [
             "name": "Fixture city", "format": "pbf", "minzoom": "3", "maxzoom": "4",
             "attribution": "&copy; OpenStreetMap contributors",
-        ], tiles: [(TileID(z: 3, x: 4, y: 2), bytes), (TileID(z: 4, x: 8, y: 4), bytes)])
+        ], tiles: [(tile, bytes), (TileID(z: 4, x: tile.x * 2, y: tile.y * 2), bytes)])
         return path
     }
 }
