@@ -1,5 +1,6 @@
 import CCairo
 import Geo
+import Tiles
 import Foundation
 
 /// A credit the map must show while its data is on screen ("© OpenStreetMap contributors"
@@ -63,15 +64,40 @@ public struct MapAttribution: Sendable, Equatable {
 
 /// The attribution line in the bottom-right corner, on a pale strip so it reads over any map.
 enum AttributionOverlay {
-    static func draw(_ credits: [String], size: ViewSize, into cr: OpaquePointer) {
+    static let fontSize = 10.0
+
+    static func draw(_ credits: [String], size: ViewSize, into cr: OpaquePointer, scale: Double, cache: OverlayCache) {
         guard !credits.isEmpty else { return }
         let text = credits.joined(separator: " · ")
-        let fontSize = 10.0
-        let width = OverlayText.width(text, size: fontSize, in: cr)
-        let x = size.width - width - 6, y = size.height - 4
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.7)
-        cairo_rectangle(cr, x - 4, y - fontSize - 2, width + 10, fontSize + 6)
-        cairo_fill(cr)
-        OverlayText.draw(text, x: x, baseline: y - 1, size: fontSize, into: cr)
+        let textWidth = OverlayText.width(text, size: fontSize, in: cr)
+        let width = (textWidth + 10).rounded(.up), height = fontSize + 6
+        guard let image = cache.image(key: "attribution|\(text)", width: width, height: height, scale: scale, draw: { cr in
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.7)
+            cairo_rectangle(cr, 0, 0, width, height)
+            cairo_fill(cr)
+            OverlayText.draw(text, x: 4, baseline: height - 5, size: fontSize, into: cr)
+        }) else { return }
+        OverlayCache.blit(image, x: size.width - width - 2, y: size.height - height, into: cr)
+    }
+}
+
+extension MapAttribution {
+    /// The credits an MBTiles file asks for: its `attribution` metadata, shown while its
+    /// `bounds` are in view. OpenStreetMap-derived data (an OSM credit in the text, or the
+    /// OpenMapTiles schema, which only OSM data fills) always carries "© OpenStreetMap
+    /// contributors", as the ODbL requires, even when the file forgot it.
+    public static func of(_ source: MBTilesSource) -> [MapAttribution] {
+        let m = source.metadata
+        let bounds = m.bounds.map { (west: $0.west, south: $0.south, east: $0.east, north: $0.north) }
+        let minZoom = Double(m.minZoom)
+        var credits: [MapAttribution] = []
+        let text = m.attribution.map(plainText(fromHTML:)) ?? ""
+        if !text.isEmpty { credits.append(MapAttribution(text: text, bounds: bounds, minZoom: minZoom)) }
+        let schema = m.values["json"] ?? ""
+        let fromOSM = text.localizedCaseInsensitiveContains("openstreetmap") || schema.contains("\"transportation\"")
+        if fromOSM && !text.contains(openStreetMap) {
+            credits.append(MapAttribution(text: openStreetMap, bounds: bounds, minZoom: minZoom))
+        }
+        return credits
     }
 }

@@ -1,6 +1,9 @@
 import CCairo
 import Geo
 import Tiles
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What one composited frame showed, so the caller knows whether to draw again when tiles land.
 public struct FrameReport: Sendable, Equatable {
@@ -29,6 +32,7 @@ public struct MapRenderer: Sendable {
     public var attributions: [MapAttribution]
     public var showsScaleBar = true
     public var showsAttribution = true
+    private let overlays = OverlayCache()
     /// How many levels up to look for a stand-in tile.
     static let fallbackLevels = 8
 
@@ -39,18 +43,59 @@ public struct MapRenderer: Sendable {
 
     /// The tile grid drawn for `camera`: the nearest integer zoom, so tiles are scaled by
     /// 0.71…1.41 and text never shrinks or grows by more than that.
-    public static func tileZoom(for camera: MapCamera) -> Int {
-        min(max(Int((camera.zoom + 0.5).rounded(.down)), 0), 24)
-    }
+    public static func tileZoom(for camera: MapCamera) -> Int { tileZoom(camera.zoom) }
 
-    /// The tiles `camera` needs, nearest the view centre first, each once.
-    public static func tiles(for camera: MapCamera) -> [TileID] {
-        var seen = Set<TileID>()
-        return camera.visibleTiles(tileZoom: tileZoom(for: camera)).compactMap { c in
-            let id = TileID(z: c.zoom, x: c.x, y: c.y)
-            return seen.insert(id).inserted ? id : nil
+    /// The tiles `camera` needs, nearest the view centre first, each once, at the size
+    /// `tilePixelSize` picks.
+    public func tiles(for camera: MapCamera) -> [TileKey] {
+        let size = tilePixelSize(for: camera)
+        var seen = Set<TileKey>()
+        return camera.visibleTiles(tileZoom: Self.tileZoom(for: camera)).compactMap { c in
+            let key = TileKey(TileID(z: c.zoom, x: c.x, y: c.y), pixelSize: size)
+            return seen.insert(key).inserted ? key : nil
         }
     }
+
+    /// How wide (device px) the tiles for `camera` are drawn: exactly as wide as they appear
+    /// when the zoom is crisp (see `crispZoom`), so compositing is a plain copy; otherwise
+    /// (mid-pinch) the standard 256 · scale, scaled on screen.
+    public func tilePixelSize(for camera: MapCamera) -> Int {
+        let side = Self.tileSide(zoom: camera.zoom, scale: cache.scale)
+        let rounded = side.rounded()
+        return abs(side - rounded) < 1e-6 && rounded >= 1 ? Int(rounded) : TileRasterizer.pixelSize(scale: cache.scale)
+    }
+
+    /// The nearest zoom to `zoom` at which tiles span a whole number of device pixels.
+    ///
+    /// Copying pixels is the only compositing that fits a 1 ms frame: any scaling, even
+    /// nearest-pixel, costs 1–4 ms for a 1920x1200 screen in pixman 0.42. So when a pinch
+    /// ends, set the camera to this zoom (the change is under 0.3 %, about a pixel across
+    /// the screen): the renderer then draws tiles at exactly that size and every later pan
+    /// frame is a copy. At integer zooms it returns the zoom unchanged.
+    public static func crispZoom(_ zoom: Double, scale: Double) -> Double {
+        guard zoom.isFinite, scale > 0 else { return zoom }
+        let standard = 256 * scale
+        var best = zoom, bestError = Double.infinity
+        // Both neighbouring tile grids: near a half zoom the other grid may be closer.
+        let below = zoom.rounded(.down)
+        for tz in [below, below + 1] where tz >= 0 {
+            let side = (standard * exp2(zoom - tz)).rounded()
+            guard side >= 1 else { continue }
+            let crisp = tz + log2(side / standard)
+            // Keep only zooms that pick this grid, or the tiles would not be `side` wide.
+            if tileZoom(crisp) == Int(tz), abs(crisp - zoom) < bestError {
+                best = crisp
+                bestError = abs(crisp - zoom)
+            }
+        }
+        return best
+    }
+
+    static func tileSide(zoom: Double, scale: Double) -> Double {
+        256 * scale * exp2(zoom - Double(tileZoom(zoom)))
+    }
+
+    static func tileZoom(_ zoom: Double) -> Int { min(max(Int((zoom + 0.5).rounded(.down)), 0), 24) }
 
     /// Composites the map for `camera` into `cr`, whose user space is logical pixels (the cache's
     /// scale maps them to device pixels), with the view's top-left corner at `origin`.
@@ -58,27 +103,21 @@ public struct MapRenderer: Sendable {
     ///   compositing, which keeps a full frame around a millisecond.
     @discardableResult
     public func draw(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero, moving: Bool) -> FrameReport {
-        let coverage = camera.visibleTiles(tileZoom: Self.tileZoom(for: camera))
-        var ids: [TileID] = []
-        var seen = Set<TileID>()
-        for c in coverage {
-            let id = TileID(z: c.zoom, x: c.x, y: c.y)
-            if seen.insert(id).inserted { ids.append(id) }
-        }
-        return composite(camera, coverage: coverage, found: cache.request(ids), into: cr, at: origin, moving: moving)
+        let keys = tiles(for: camera)
+        return composite(camera, found: cache.request(keys), into: cr, at: origin, moving: moving)
     }
 
     /// Draws every tile `camera` needs (on all cores), then composites the settled frame.
     /// Blocks; for headless runs, screenshots and tests. Same camera, same pixels.
     @discardableResult
     public func drawSynchronously(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero) -> FrameReport {
-        let coverage = camera.visibleTiles(tileZoom: Self.tileZoom(for: camera))
-        let found = cache.renderNow(Self.tiles(for: camera))
-        return composite(camera, coverage: coverage, found: found, into: cr, at: origin, moving: false)
+        composite(camera, found: cache.renderNow(tiles(for: camera)), into: cr, at: origin, moving: false)
     }
 
-    private func composite(_ camera: MapCamera, coverage: [TileCoverage], found: [TileID: RasterImage],
+    private func composite(_ camera: MapCamera, found: [TileKey: RasterImage],
                            into cr: OpaquePointer, at origin: ScreenPoint, moving: Bool) -> FrameReport {
+        let coverage = camera.visibleTiles(tileZoom: Self.tileZoom(for: camera))
+        let pixelSize = tilePixelSize(for: camera)
         let size = camera.size
         cairo_save(cr)
         var dx = origin.x, dy = origin.y
@@ -91,7 +130,7 @@ public struct MapRenderer: Sendable {
 
         let top = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: 0)).y
         let bottom = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: WebMercator.tileSize)).y
-        let allFound = coverage.allSatisfy { found[TileID(z: $0.zoom, x: $0.x, y: $0.y)] != nil }
+        let allFound = coverage.allSatisfy { found[TileKey(TileID(z: $0.zoom, x: $0.x, y: $0.y), pixelSize: pixelSize)] != nil }
         if top > 0 || bottom < size.height || !allFound {
             // Only when something will not be covered: a full-screen fill costs as much as the blit.
             cairo_set_source_rgb(cr, MapStyle.background.r, MapStyle.background.g, MapStyle.background.b)
@@ -99,7 +138,7 @@ public struct MapRenderer: Sendable {
         }
         var exact = 0
         for c in coverage {
-            if let image = found[TileID(z: c.zoom, x: c.x, y: c.y)] {
+            if let image = found[TileKey(TileID(z: c.zoom, x: c.x, y: c.y), pixelSize: pixelSize)] {
                 comp.draw(image, origin: c.origin, size: c.size)
                 exact += 1
             } else {
@@ -110,17 +149,23 @@ public struct MapRenderer: Sendable {
 
         cairo_save(cr)
         cairo_translate(cr, origin.x, origin.y)
-        if showsScaleBar { ScaleBar.draw(for: camera, into: cr) }
+        if showsScaleBar { ScaleBar.draw(for: camera, into: cr, scale: s, cache: overlays) }
         if showsAttribution {
-            AttributionOverlay.draw(MapAttribution.visible(attributions, camera: camera), size: size, into: cr)
+            AttributionOverlay.draw(MapAttribution.visible(attributions, camera: camera), size: size, into: cr, scale: s, cache: overlays)
         }
         cairo_restore(cr)
         return FrameReport(tileZoom: Self.tileZoom(for: camera), visibleTiles: coverage.count, exactTiles: exact)
     }
 
-    /// A missing tile's place filled from the nearest cached level: the closest ancestor,
-    /// scaled up and clipped, then whichever of its four children are cached, scaled down.
+    /// A missing tile's place filled from the nearest cached level: the same tile drawn for
+    /// another zoom (before a settled fractional zoom's tiles arrive), else the closest
+    /// ancestor, scaled up and clipped, then whichever of its four children are cached.
+    /// Stand-ins are looked for at the standard size only.
     private func drawStandIn(for c: TileCoverage, with comp: TileCompositor) {
+        if let image = cache.cached(TileID(z: c.zoom, x: c.x, y: c.y)) {
+            comp.draw(image, origin: c.origin, size: c.size)
+            return
+        }
         for k in stride(from: 1, through: min(c.zoom, Self.fallbackLevels), by: 1) {
             let z = c.zoom - k, n = 1 << z
             // Arithmetic shifts floor, which is right for west-of-the-primary-copy columns too.

@@ -33,12 +33,22 @@ public enum ScaleBar {
         metres >= 1000 ? "\(Int((metres / 1000).rounded())) km" : "\(Int(metres.rounded())) m"
     }
 
-    /// Draws the bar into `cr` (user space: logical px, view origin at 0,0).
-    static func draw(for camera: MapCamera, into cr: OpaquePointer) {
+    /// Draws the bar into `cr` (user space: logical px, view origin at 0,0), from `cache`.
+    static func draw(for camera: MapCamera, into cr: OpaquePointer, scale: Double, cache: OverlayCache) {
         let (metres, length) = measure(camera)
         guard length > 1 else { return }
-        let x = margin, y = camera.size.height - margin
         let text = label(metres: metres)
+        // Half-pixel steps of length: a pinch redraws the bar a few times, not every frame.
+        let drawnLength = (length * 2).rounded() / 2
+        let width = drawnLength + 8, height = 22.0
+        guard let image = cache.image(key: "scalebar|\(text)|\(drawnLength)", width: width, height: height, scale: scale, draw: { cr in
+            drawBar(text: text, length: drawnLength, x: 3, y: height - 3, into: cr)
+        }) else { return }
+        OverlayCache.blit(image, x: margin - 3, y: camera.size.height - margin - height + 3, into: cr)
+    }
+
+    /// The bar itself: ticks at both ends, a white halo under a dark line, the distance above.
+    static func drawBar(text: String, length: Double, x: Double, y: Double, into cr: OpaquePointer) {
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
         for (width, gray) in [(4.0, 1.0), (1.5, 0.25)] {

@@ -77,8 +77,8 @@ public final class TileCache: Sendable {
     /// The tiles of `tiles` cached now; the missing ones are queued in the order given
     /// (put the most wanted first), replacing whatever was queued before. Never blocks on
     /// drawing: it only takes the lock that guards the table.
-    public func request(_ tiles: [TileID]) -> [TileID: RasterImage] {
-        var found: [TileID: RasterImage] = [:]
+    public func request(_ tiles: [TileKey]) -> [TileKey: RasterImage] {
+        var found: [TileKey: RasterImage] = [:]
         let added = shared.state.withLock { s -> Int in
             s.queue.removeAll(keepingCapacity: true)
             for id in tiles {
@@ -91,10 +91,10 @@ public final class TileCache: Sendable {
     }
 
     /// The cached tile, marked as just used; nil when it is not cached. Never queues.
-    public func cached(_ tile: TileID) -> RasterImage? { shared.state.withLock { $0.touch(tile) } }
+    public func cached(_ tile: TileKey) -> RasterImage? { shared.state.withLock { $0.touch(tile) } }
 
     /// Whether the tile is cached, without changing its place in the LRU order.
-    public func contains(_ tile: TileID) -> Bool { shared.state.withLock { $0.entries[tile] != nil } }
+    public func contains(_ tile: TileKey) -> Bool { shared.state.withLock { $0.entries[tile] != nil } }
 
     /// True once after tiles have landed (and drains the pipe): the headless loop's poll.
     public func takeNewTiles() -> Bool {
@@ -106,6 +106,30 @@ public final class TileCache: Sendable {
             defer { s.newTiles = false }
             return s.newTiles
         }
+    }
+
+    /// The key of `tile` at the cache's standard size (256 logical px: 256 · scale device px).
+    public func standardKey(_ tile: TileID) -> TileKey { TileKey(tile, pixelSize: TileRasterizer.pixelSize(scale: scale)) }
+
+    /// `request` for tiles at the standard size.
+    public func request(_ tiles: [TileID]) -> [TileID: RasterImage] {
+        var out: [TileID: RasterImage] = [:]
+        for (key, image) in request(tiles.map(standardKey)) { out[key.tile] = image }
+        return out
+    }
+
+    /// `cached` for a tile at the standard size.
+    public func cached(_ tile: TileID) -> RasterImage? { cached(standardKey(tile)) }
+
+    /// `contains` for a tile at the standard size.
+    public func contains(_ tile: TileID) -> Bool { contains(standardKey(tile)) }
+
+    /// `renderNow` for tiles at the standard size.
+    @discardableResult
+    public func renderNow(_ tiles: [TileID]) -> [TileID: RasterImage] {
+        var out: [TileID: RasterImage] = [:]
+        for (key, image) in renderNow(tiles.map(standardKey)) { out[key.tile] = image }
+        return out
     }
 
     /// Tiles waiting to be drawn (not counting the ones being drawn now).
@@ -129,8 +153,8 @@ public final class TileCache: Sendable {
     /// at once, and returns all of them (also ones the byte budget could not keep). For
     /// headless runs, never for the UI thread.
     @discardableResult
-    public func renderNow(_ tiles: [TileID]) -> [TileID: RasterImage] {
-        var found: [TileID: RasterImage] = [:]
+    public func renderNow(_ tiles: [TileKey]) -> [TileKey: RasterImage] {
+        var found: [TileKey: RasterImage] = [:]
         let missing = shared.state.withLock { s in
             tiles.filter { id in
                 if let image = s.touch(id) { found[id] = image; return false }
@@ -138,10 +162,10 @@ public final class TileCache: Sendable {
             }
         }
         guard !missing.isEmpty else { return found }
-        let results = Mutex<[TileID: RenderedTile]>([:])
+        let results = Mutex<[TileKey: RenderedTile]>([:])
         let rasterizer = self.rasterizer, scale = self.scale
         DispatchQueue.concurrentPerform(iterations: missing.count) { i in
-            if let r = rasterizer.render(missing[i], scale: scale) { results.withLock { $0[missing[i]] = r } }
+            if let r = rasterizer.render(missing[i].tile, pixelSize: missing[i].pixelSize, scale: scale) { results.withLock { $0[missing[i]] = r } }
         }
         let rendered = results.withLock { $0 }
         shared.state.withLock { s in
@@ -152,6 +176,19 @@ public final class TileCache: Sendable {
         for (id, r) in rendered { found[id] = r.image }
         return found
     }
+}
+
+/// A raster tile in the cache: which tile, drawn how many device pixels wide. Tiles are
+/// 256 · scale px at integer zooms; a map settled at a fractional zoom gets its own
+/// exactly-sized tiles so compositing stays a plain copy (see `MapRenderer.crispZoom`).
+public struct TileKey: Hashable, Sendable, CustomStringConvertible {
+    public var tile: TileID
+    public var pixelSize: Int
+    public init(_ tile: TileID, pixelSize: Int) {
+        self.tile = tile
+        self.pixelSize = pixelSize
+    }
+    public var description: String { "\(tile)@\(pixelSize)px" }
 }
 
 /// What the worker threads share with the cache: the locked table and queue, the wake-up
@@ -183,7 +220,7 @@ final class SharedWork: Sendable {
     func workLoop() {
         while true {
             work.wait()
-            guard let job = state.withLock({ s -> TileID?? in
+            guard let job = state.withLock({ s -> TileKey?? in
                 if s.stopped { return .some(nil) }
                 guard !s.queue.isEmpty else { return nil }
                 let id = s.queue.removeFirst()
@@ -193,7 +230,7 @@ final class SharedWork: Sendable {
             guard let id = job else { return }
             // More work left: wake a sibling so both cores stay busy.
             if state.withLock({ !$0.queue.isEmpty }) { work.signal() }
-            let rendered = rasterizer.render(id, scale: scale)
+            let rendered = rasterizer.render(id.tile, pixelSize: id.pixelSize, scale: scale)
             state.withLock { s in
                 s.inFlight.remove(id)
                 if let rendered { s.insert(id, rendered, budget: byteBudget) }
@@ -215,23 +252,23 @@ struct CacheState: ~Copyable {
         var image: RasterImage
         var lastUse: UInt64
     }
-    var entries: [TileID: Entry] = [:]
+    var entries: [TileKey: Entry] = [:]
     var bytes = 0
     var clock: UInt64 = 0
-    var queue: [TileID] = []
-    var inFlight: Set<TileID> = []
+    var queue: [TileKey] = []
+    var inFlight: Set<TileKey> = []
     var newTiles = false
     var stopped = false
     var errors: [String] = []
 
-    mutating func touch(_ id: TileID) -> RasterImage? {
+    mutating func touch(_ id: TileKey) -> RasterImage? {
         guard let e = entries[id] else { return nil }
         clock += 1
         entries[id]?.lastUse = clock
         return e.image
     }
 
-    mutating func insert(_ id: TileID, _ r: RenderedTile, budget: Int) {
+    mutating func insert(_ id: TileKey, _ r: RenderedTile, budget: Int) {
         if !r.errors.isEmpty {
             errors.append(contentsOf: r.errors)
             if errors.count > 16 { errors.removeFirst(errors.count - 16) }

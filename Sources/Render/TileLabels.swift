@@ -73,14 +73,18 @@ struct TileLabels {
             cairo_set_source_rgb(cr, MapStyle.label.r, MapStyle.label.g, MapStyle.label.b)
             cairo_fill(cr)
         }
-        // A white halo keeps the name readable over roads and borders.
-        cairo_move_to(cr, tx, ty)
-        cairo_text_path(cr, text)
+        // A white halo keeps the name readable over roads and borders. It is the text shown
+        // eight times around its place rather than a stroked text path: show_text reuses
+        // cairo's cached glyph masks, where stroking outlines costs more than the whole tile.
+        let d = 1.2 * scale
         cairo_set_source_rgb(cr, MapStyle.labelHalo.r, MapStyle.labelHalo.g, MapStyle.labelHalo.b)
-        cairo_set_line_width(cr, 3 * scale)
-        cairo_stroke_preserve(cr)
+        for (ox, oy) in [(-d, 0.0), (d, 0), (0, -d), (0, d), (-d * 0.7, -d * 0.7), (d * 0.7, -d * 0.7), (-d * 0.7, d * 0.7), (d * 0.7, d * 0.7)] {
+            cairo_move_to(cr, tx + ox, ty + oy)
+            cairo_show_text(cr, text)
+        }
         cairo_set_source_rgb(cr, MapStyle.label.r, MapStyle.label.g, MapStyle.label.b)
-        cairo_fill(cr)
+        cairo_move_to(cr, tx, ty)
+        cairo_show_text(cr, text)
     }
 
     static func name(_ f: VectorFeature) -> String? {

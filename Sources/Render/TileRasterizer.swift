@@ -1,5 +1,8 @@
 import CCairo
 import Tiles
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What drawing one raster tile produced: the image and any source errors met on the way
 /// (a damaged tile in one source still leaves the other sources drawn).
@@ -26,7 +29,15 @@ public struct TileRasterizer: Sendable {
     /// size, so a scale-2 tile has twice the pixels and twice the line widths, never blurred.
     /// Returns nil only when the image cannot be allocated.
     public func render(_ tile: TileID, scale: Double) -> RenderedTile? {
-        let size = Self.pixelSize(scale: scale)
+        render(tile, pixelSize: Self.pixelSize(scale: scale), scale: scale)
+    }
+
+    /// Draws `tile` as a `pixelSize`-px square for a map at a fractional zoom, where a tile
+    /// spans `pixelSize` device pixels instead of 256 · scale: the tile is drawn at that size
+    /// (crisp, no scaling when composited) and styled for that zoom,
+    /// `tile.z + log2(pixelSize / (256 · scale))`.
+    public func render(_ tile: TileID, pixelSize: Int, scale: Double) -> RenderedTile? {
+        let size = max(1, pixelSize)
         guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
         defer { cairo_destroy(cr) }
         var errors: [String] = []
@@ -38,7 +49,8 @@ public struct TileRasterizer: Sendable {
                 errors.append("\(source.name): tile \(tile): \(error)")
             }
         }
-        var painter = TilePainter(cr: cr, zoom: Double(tile.z), scale: Double(size) / 256, pixelSize: Double(size))
+        let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
+        var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size))
         painter.paint(layers)
         return RenderedTile(image: image, errors: errors)
     }

@@ -68,8 +68,12 @@ enum RenderBench {
                 return
             }
         }
+        // For profiling one view: MERIDIAN_RENDER_VIEWS=helsinki-street,europe; MERIDIAN_RENDER_PEER=0 skips Mapnik.
+        let env = ProcessInfo.processInfo.environment
+        let only = env["MERIDIAN_RENDER_VIEWS"].map { Set($0.split(separator: ",").map(String.init)) }
+        let views = Self.views.filter { only?.contains($0.name) ?? true }
         Bench.progress("render: data \(paths.joined(separator: " + ")); \(views.count) views; \(ProcessInfo.processInfo.activeProcessorCount) cores")
-        let peer = MapnikPeer.measure(sources: paths, sizes: sizes.map { [$0.width, $0.height] },
+        let peer = env["MERIDIAN_RENDER_PEER"] == "0" ? [:] : MapnikPeer.measure(sources: paths, sizes: sizes.map { [$0.width, $0.height] },
                                       views: views.map { [$0.name, $0.latitude, $0.longitude, $0.zoom] as [Any] })
 
         for size in sizes {
@@ -83,7 +87,10 @@ enum RenderBench {
             defer { cairo_destroy(cr) }
             var cold: [Double] = [], warm: [Double] = [], peerTimes: [Double] = []
             for view in views {
-                let camera = MapCamera(center: Coordinate(latitude: view.latitude, longitude: view.longitude), zoom: view.zoom,
+                // A settled map sits at a crisp zoom (MapRenderer.crispZoom: within 0.3 % of the
+                // view's zoom), as the UI leaves it when a pinch ends.
+                let camera = MapCamera(center: Coordinate(latitude: view.latitude, longitude: view.longitude),
+                                       zoom: MapRenderer.crispZoom(view.zoom, scale: 1),
                                        size: ViewSize(width: Double(size.width), height: Double(size.height)))
                 var runs: [Double] = []
                 for _ in 0..<coldRuns {
@@ -110,7 +117,7 @@ enum RenderBench {
             renderer.cache.shutDown()
         }
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         Bench.emit([("suite", "render"), ("metric", "peak_rss_mb"), ("median", Double(usage.ru_maxrss) / 1024), ("runs", 1)])
     }
 
@@ -119,7 +126,7 @@ enum RenderBench {
     static func panFrames(_ renderer: MapRenderer, _ camera: MapCamera, _ cr: OpaquePointer) -> Double {
         var margin = camera
         margin.size = ViewSize(width: camera.size.width + 64, height: camera.size.height + 64)
-        renderer.cache.renderNow(MapRenderer.tiles(for: margin))
+        renderer.cache.renderNow(renderer.tiles(for: margin))
         var moving = camera
         var times: [Double] = []
         for i in 0..<panFrames {

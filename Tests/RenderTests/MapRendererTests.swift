@@ -37,7 +37,7 @@ final class MapRendererTests: XCTestCase {
         XCTAssertEqual(first.rgb(x: 64, y: 256), MapStyle.water.hex)
 
         source.open(4)
-        XCTAssertTrue(eventually { MapRenderer.tiles(for: camera).allSatisfy(renderer.cache.contains) })
+        XCTAssertTrue(eventually { renderer.tiles(for: camera).allSatisfy(renderer.cache.contains) })
         let (second, done) = try frame(renderer, camera, moving: false)
         XCTAssertTrue(done.isComplete)
         XCTAssertEqual(second.rgb(x: 64, y: 256), MapStyle.land.hex)
@@ -69,12 +69,59 @@ final class MapRendererTests: XCTestCase {
         let renderer = plainRenderer(FixtureSource(every: Fixture.halfLand))
         var zoomed = camera
         zoomed.zoom = 3.3
-        renderer.cache.renderNow(MapRenderer.tiles(for: zoomed))
+        renderer.cache.renderNow(renderer.tiles(for: zoomed))
         let colours = { (image: RasterImage) in Set((0..<512).compactMap { image.rgb(x: $0, y: 256) }) }
         let moving = colours(try frame(renderer, zoomed, moving: true).0)
         XCTAssertEqual(moving, [MapStyle.land.hex, MapStyle.water.hex])
         let settled = colours(try frame(renderer, zoomed, moving: false).0)
         XCTAssertGreaterThan(settled.count, 2, "bilinear filtering blends the land/sea edge")
+    }
+
+    func testCrispZoomMovesTheZoomByAHairSoTilesSpanWholePixels() {
+        for scale in [1.0, 1.5, 2.0] {
+            for zoom in [3.0, 3.3, 3.49, 3.51, 10.7, 16.5] {
+                let crisp = MapRenderer.crispZoom(zoom, scale: scale)
+                XCTAssertEqual(crisp, zoom, accuracy: 0.004)
+                let side = MapRenderer.tileSide(zoom: crisp, scale: scale)
+                XCTAssertEqual(side, side.rounded(), accuracy: 1e-6)
+                XCTAssertEqual(MapRenderer.crispZoom(crisp, scale: scale), crisp, accuracy: 1e-12)
+            }
+        }
+        XCTAssertEqual(MapRenderer.crispZoom(7, scale: 1.5), 7)
+    }
+
+    func testAtACrispFractionalZoomTilesAreDrawnAtTheirOnScreenSizeAndCopied() throws {
+        let renderer = plainRenderer(FixtureSource(every: Fixture.halfLand))
+        var zoomed = camera
+        zoomed.zoom = MapRenderer.crispZoom(3.3, scale: 1)
+        XCTAssertEqual(renderer.tilePixelSize(for: zoomed), 315)
+        XCTAssertTrue(try frame(renderer, zoomed, moving: false, sync: true).1.isComplete)
+        let key = try XCTUnwrap(renderer.tiles(for: zoomed).first)
+        XCTAssertEqual(renderer.cache.cached(key)?.width, 315)
+        // Settled or moving, the frame is a copy of the tiles: no colour that no tile pixel has.
+        let tileColours = Set(renderer.tiles(for: zoomed).compactMap { renderer.cache.cached($0) }.flatMap { tile in
+            (0..<tile.width).compactMap { tile.rgb(x: $0, y: 100) }
+        })
+        for moving in [false, true] {
+            let image = try frame(renderer, zoomed, moving: moving).0
+            XCTAssertTrue(Set((0..<512).compactMap { image.rgb(x: $0, y: 256) }).isSubset(of: tileColours))
+        }
+    }
+
+    func testUntilCrispTilesArriveTheStandardTilesStandIn() throws {
+        let source = FixtureSource(every: Fixture.halfLand, gated: true)
+        let renderer = plainRenderer(source)
+        var zoomed = camera
+        zoomed.zoom = MapRenderer.crispZoom(3.3, scale: 1)
+        // The standard z3 tiles were drawn before the pinch settled.
+        source.open(100)
+        renderer.cache.renderNow(renderer.tiles(for: camera).map(\.tile))
+        let standIn = try frame(renderer, zoomed, moving: true).0
+        let exact = try frame(renderer, zoomed, moving: false, sync: true).0
+        // Same map, same place: the stand-in's land/sea edges are where the exact frame has them.
+        let row = { (image: RasterImage) in (0..<512).map { image.rgb(x: $0, y: 256) == MapStyle.land.hex } }
+        let differing = zip(row(standIn), row(exact)).filter { $0 != $1 }.count
+        XCTAssertLessThanOrEqual(differing, 4)
     }
 
     func testTheSynchronousRenderGivesTheSameBytesEveryTime() throws {

@@ -26,6 +26,9 @@ import time
 import mapnik
 
 WORLD = 2 * math.pi * 6378137.0  # Web Mercator world width in metres
+# EPSG:3857 spelled out: this PROJ build rejects "+init=epsg:…"; map and layers share the same
+# string, so Mapnik does not reproject.
+MERC = "+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs"
 
 
 # ---------------------------------------------------------------- MVT decoding
@@ -200,10 +203,6 @@ def to_features(layer_feats, extent, z, x, y):
 
 # ---------------------------------------------------------------- style
 
-def rgb(hexv):
-    return mapnik.Color("#%06x" % hexv)
-
-
 def zoom_curve(stops, z):
     if z <= stops[0][0]:
         return stops[0][1]
@@ -223,75 +222,64 @@ ROADS = [  # least important first, as Meridian's MapStyle.roadClasses
 ]
 
 
-def style(m, name, symbolizers, filt=None):
-    s, r = mapnik.Style(), mapnik.Rule()
-    if filt:
-        r.filter = mapnik.Expression(filt)
-    for sym in symbolizers:
-        r.symbols.append(sym)
-    s.rules.append(r)
-    m.append_style(name, s)
-
-
 def poly(color):
-    p = mapnik.PolygonSymbolizer()
-    p.fill = rgb(color)
-    return p
+    return '<PolygonSymbolizer fill="#%06x"/>' % color
 
 
 def line(color, width):
-    ls = mapnik.LineSymbolizer()
-    ls.stroke = rgb(color)
-    ls.stroke_width = width
-    ls.stroke_linecap = mapnik.stroke_linecap.ROUND_CAP
-    ls.stroke_linejoin = mapnik.stroke_linejoin.ROUND_JOIN
-    return ls
+    return ('<LineSymbolizer stroke="#%06x" stroke-width="%.3f" stroke-linecap="round" stroke-linejoin="round"/>'
+            % (color, width))
+
+
+def label():
+    return ('<TextSymbolizer face-name="DejaVu Sans Book" size="12" fill="#3a3a3a" halo-fill="#ffffff" '
+            'halo-radius="1.5">[name]</TextSymbolizer>')
 
 
 def build_map(w, h, files, z):
-    """A mapnik.Map drawing the GeoJSON files {layer: path} in Meridian's order and colours."""
-    m = mapnik.Map(w, h, "+init=epsg:3857")
-    m.background = rgb(0xA8CBE0)
-    plan = []  # (layer, style name, symbolizers, filter)
-    plan += [("land", "land", [poly(0xF2EFE9)], None), ("countries", "countries", [poly(0xF2EFE9)], None),
-             ("ocean", "ocean", [poly(0xA8CBE0)], None), ("lakes", "lakes", [poly(0xA8CBE0)], None),
-             ("landcover", "wood", [poly(0xC2DCB0)], "[class]='wood' or [class]='forest'"),
-             ("landcover", "grass", [poly(0xCFE5C0)], "[class]='grass' or [class]='farmland' or [class]='wetland'"),
-             ("landuse", "residential", [poly(0xEAE6E1)], "[class]='residential' or [class]='suburb' or [class]='neighbourhood'"),
-             ("landuse", "industrial", [poly(0xE8E1E6)], "[class]='industrial' or [class]='commercial' or [class]='retail' or [class]='railway'"),
-             ("park", "park", [poly(0xCFE5C0)], None), ("water", "water", [poly(0xA8CBE0)], None)]
+    """A mapnik.Map drawing the GeoJSON files {layer: path} in Meridian's order and colours.
+
+    Written as Mapnik XML: this python3-mapnik build cannot set TextSymbolizer properties from
+    Python ("no key found for 'name'")."""
+    from xml.sax.saxutils import quoteattr, escape
+    plan = []  # (layer, symbolizers, filter)
+    plan += [("land", [poly(0xF2EFE9)], None), ("countries", [poly(0xF2EFE9)], None),
+             ("ocean", [poly(0xA8CBE0)], None), ("lakes", [poly(0xA8CBE0)], None),
+             ("landcover", [poly(0xC2DCB0)], "[class]='wood' or [class]='forest'"),
+             ("landcover", [poly(0xCFE5C0)], "[class]='grass' or [class]='farmland' or [class]='wetland'"),
+             ("landuse", [poly(0xEAE6E1)], "[class]='residential' or [class]='suburb' or [class]='neighbourhood'"),
+             ("landuse", [poly(0xE8E1E6)], "[class]='industrial' or [class]='commercial' or [class]='retail' or [class]='railway'"),
+             ("park", [poly(0xCFE5C0)], None), ("water", [poly(0xA8CBE0)], None)]
     if z >= 9:
-        plan.append(("waterway", "waterway", [line(0x98C0DA, zoom_curve([(10, .5), (14, 1.5), (18, 6)], z))], None))
+        plan.append(("waterway", [line(0x98C0DA, zoom_curve([(10, .5), (14, 1.5), (18, 6)], z))], None))
     if z >= 14:
-        plan.append(("building", "building", [poly(0xDBD2CA)], None))
+        plan.append(("building", [poly(0xDBD2CA)], None))
     if z >= 13:
-        for i, (classes, stops, _, cased, minz) in enumerate(ROADS):
+        for classes, stops, _, cased, minz in ROADS:
             if cased and z >= minz:
                 wdt = zoom_curve(stops, z)
-                plan.append(("transportation", "casing%d" % i, [line(0xC9C2B8, wdt + max(1, wdt * .25))],
+                plan.append(("transportation", [line(0xC9C2B8, wdt + max(1, wdt * .25))],
                              " or ".join("[class]='%s'" % c for c in classes)))
-    for i, (classes, stops, color, _, minz) in enumerate(ROADS):
+    for classes, stops, color, _, minz in ROADS:
         if z >= minz:
-            plan.append(("transportation", "road%d" % i, [line(color, zoom_curve(stops, z))],
+            plan.append(("transportation", [line(color, zoom_curve(stops, z))],
                          " or ".join("[class]='%s'" % c for c in classes)))
-    plan += [("boundaries", "boundaries", [line(0xA390B5, zoom_curve([(0, .5), (4, .8), (8, 1.4), (14, 2)], z))], None),
-             ("coastline", "coastline", [line(0x86AFC9, zoom_curve([(0, .5), (5, .8), (10, 1.2)], z))], None)]
-    text = mapnik.TextSymbolizer()
-    text.name = mapnik.Expression("[name]")
-    text.face_name = "DejaVu Sans Book"
-    text.text_size = 12
-    text.fill = rgb(0x3A3A3A)
-    text.halo_fill = rgb(0xFFFFFF)
-    text.halo_radius = 1.5
-    plan += [("places", "places", [text], None), ("place", "place", [text], None)]
-    for i, (layer, sname, syms, filt) in enumerate(plan):
+    plan += [("boundaries", [line(0xA390B5, zoom_curve([(0, .5), (4, .8), (8, 1.4), (14, 2)], z))], None),
+             ("coastline", [line(0x86AFC9, zoom_curve([(0, .5), (5, .8), (10, 1.2)], z))], None),
+             ("places", [label()], None), ("place", [label()], None)]
+    styles, layers = [], []
+    for i, (layer, syms, filt) in enumerate(plan):
         if layer not in files:
             continue
-        style(m, sname, syms, filt)
-        lyr = mapnik.Layer("%s-%d" % (layer, i), "+init=epsg:3857")
-        lyr.datasource = mapnik.Datasource(type="geojson", file=files[layer])
-        lyr.styles.append(sname)
-        m.layers.append(lyr)
+        rule = ("<Filter>%s</Filter>" % escape(filt) if filt else "") + "".join(syms)
+        styles.append('<Style name="s%d"><Rule>%s</Rule></Style>' % (i, rule))
+        layers.append('<Layer name="l%d" srs=%s><StyleName>s%d</StyleName>'
+                      '<Datasource><Parameter name="type">geojson</Parameter><Parameter name="file">%s</Parameter>'
+                      '</Datasource></Layer>' % (i, quoteattr(MERC), i, escape(files[layer])))
+    xml = ('<?xml version="1.0" encoding="utf-8"?><Map srs=%s background-color="#a8cbe0">%s%s</Map>'
+           % (quoteattr(MERC), "".join(styles), "".join(layers)))
+    m = mapnik.Map(w, h)
+    mapnik.load_map_from_string(m, xml)
     return m
 
 
