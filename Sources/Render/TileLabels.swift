@@ -66,6 +66,9 @@ struct TileLabels {
         else { return }
         placed.append(box)
         if dot {
+            // show_text leaves a current point; without a fresh path the arc would start with a
+            // line from the previous label.
+            cairo_new_path(cr)
             cairo_arc(cr, x, y, r, 0, 2 * Double.pi)
             cairo_set_source_rgb(cr, MapStyle.labelHalo.r, MapStyle.labelHalo.g, MapStyle.labelHalo.b)
             cairo_set_line_width(cr, 1.5 * scale)

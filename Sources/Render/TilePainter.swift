@@ -21,6 +21,10 @@ struct TilePainter {
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        // Strokes are most of a tile's cost in cairo 1.16; the fast antialiasing (a coarser
+        // coverage grid) cut a cold 1920x1200 screen from 68 to 50 ms here and still draws
+        // smooth edges (compared side by side at scale 1 and 2).
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
 
         // Natural Earth ground. Land over the sea-coloured background; an ocean layer (when
         // present) goes on top so both ways of shipping the coast agree.

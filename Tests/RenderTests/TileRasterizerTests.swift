@@ -89,6 +89,21 @@ final class TileRasterizerTests: XCTestCase {
         XCTAssertGreaterThan(dark.count, 20)
     }
 
+    func testNothingIsDrawnBetweenTwoPlaceDots() throws {
+        let city = { (x: Int32, y: Int32, name: String) in
+            VectorFeature(type: .point, parts: [[TilePoint(x: x, y: y)]], properties: ["name": .string(name), "rank": .int(1)])
+        }
+        let tile = VectorTile(layers: [
+            Fixture.layer("land", [Fixture.rect(-100, -100, 4196, 4196)]),
+            Fixture.layer("places", [city(800, 800, "Alpha"), city(3000, 3000, "Beta")]),
+        ])
+        let image = try XCTUnwrap(TileRasterizer(sources: [FixtureSource(every: tile)]).render(TileID(z: 6, x: 1, y: 1), scale: 1)).image
+        // Alpha's name ends near (90, 54), Beta's dot is at (187, 187): the open country between
+        // them (around (140, 121)) shows only land, no stray stroke joining the two.
+        let between = (136...144).flatMap { x in (117...125).compactMap { image.rgb(x: x, y: $0) } }
+        XCTAssertEqual(Set(between), [MapStyle.land.hex])
+    }
+
     func testTheSameTileDrawsTheSameBytesEveryTime() throws {
         let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand)])
         let a = try XCTUnwrap(r.render(TileID(z: 6, x: 10, y: 20), scale: 1.5)).image.bytes()
