@@ -1,5 +1,141 @@
+import CCairo
+import Foundation
+import Geo
+import Render
+import Tiles
+
+/// `meridian-bench render`: frame times of the map renderer against Mapnik on the same data.
+///
+/// Twenty fixed viewports from the whole world down to Helsinki street level, at 1280x800,
+/// 1920x1200 and 2560x1600 (buffer scale 1), over the shipped MBTiles files:
+/// - `warm_pan_frame_ms`: a frame while a finger pans (tiles cached, whole-pixel compositing);
+/// - `cold_frame_ms`: the cache emptied, every visible tile read, decoded and drawn on all
+///   cores, then composited (`drawSynchronously`); the peer is Mapnik AGG drawing the same
+///   view from the same files (scripts/bench/mapnik_render.py), timed around `mapnik.render`
+///   only, so Mapnik's figure leaves out reading and decoding while Meridian's includes them.
+/// Each view's median over its runs is one sample; `median` and `p90` are over the 20 views.
 enum RenderBench {
+    struct View {
+        var name: String
+        var latitude: Double
+        var longitude: Double
+        var zoom: Double
+    }
+
+    static let views: [View] = [
+        View(name: "world", latitude: 20, longitude: 0, zoom: 2),
+        View(name: "europe", latitude: 52, longitude: 15, zoom: 4),
+        View(name: "n-america", latitude: 45, longitude: -100, zoom: 3.5),
+        View(name: "s-america", latitude: -20, longitude: -60, zoom: 3.5),
+        View(name: "africa", latitude: 5, longitude: 20, zoom: 3.5),
+        View(name: "asia", latitude: 40, longitude: 95, zoom: 3.5),
+        View(name: "japan", latitude: 37, longitude: 138, zoom: 5.5),
+        View(name: "indonesia", latitude: -2, longitude: 118, zoom: 5),
+        View(name: "scandinavia", latitude: 63, longitude: 15, zoom: 5),
+        View(name: "uk-ireland", latitude: 54, longitude: -4, zoom: 6),
+        View(name: "aegean", latitude: 38, longitude: 25, zoom: 7),
+        View(name: "caribbean", latitude: 16, longitude: -72, zoom: 6),
+        View(name: "new-zealand", latitude: -41, longitude: 173, zoom: 6),
+        View(name: "gulf-of-finland", latitude: 59.8, longitude: 25, zoom: 7.5),
+        View(name: "southern-finland", latitude: 60.4, longitude: 24.9, zoom: 9),
+        View(name: "helsinki-region", latitude: 60.2, longitude: 24.94, zoom: 11),
+        View(name: "helsinki", latitude: 60.17, longitude: 24.944, zoom: 13),
+        View(name: "helsinki-centre", latitude: 60.170, longitude: 24.944, zoom: 15),
+        View(name: "helsinki-street", latitude: 60.1685, longitude: 24.9425, zoom: 16.5),
+        View(name: "helsinki-block", latitude: 60.1699, longitude: 24.9384, zoom: 17.5),
+    ]
+
+    static let sizes: [(width: Int, height: Int)] = [(1280, 800), (1920, 1200), (2560, 1600)]
+    static let dataFiles = ["data/world.mbtiles", "data/helsinki.mbtiles"]
+    static let coldRuns = 3
+    static let panFrames = 30
+
     static func run() {
-        Bench.progress("render: not built yet")
+        let paths = dataFiles.filter { FileManager.default.fileExists(atPath: $0) }
+        guard !paths.isEmpty else {
+            Bench.progress("render: no map data (\(dataFiles.joined(separator: ", "))); run from the repository root")
+            return
+        }
+        var sources: [any VectorTileSource] = []
+        var attributions: [MapAttribution] = []
+        for path in paths {
+            do {
+                let source = try MBTilesSource(path: path)
+                sources.append(source)
+                attributions.append(contentsOf: MapAttribution.of(source))
+            } catch {
+                Bench.progress("render: \(error)")
+                return
+            }
+        }
+        // For profiling one view: MERIDIAN_RENDER_VIEWS=helsinki-street,europe; MERIDIAN_RENDER_PEER=0 skips Mapnik.
+        let env = ProcessInfo.processInfo.environment
+        let only = env["MERIDIAN_RENDER_VIEWS"].map { Set($0.split(separator: ",").map(String.init)) }
+        let views = Self.views.filter { only?.contains($0.name) ?? true }
+        Bench.progress("render: data \(paths.joined(separator: " + ")); \(views.count) views; \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        let peer = env["MERIDIAN_RENDER_PEER"] == "0" ? [:] : MapnikPeer.measure(sources: paths, sizes: sizes.map { [$0.width, $0.height] },
+                                      views: views.map { [$0.name, $0.latitude, $0.longitude, $0.zoom] as [Any] })
+
+        for size in sizes {
+            let label = "\(size.width)x\(size.height)"
+            let renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1, byteBudget: 96 << 20),
+                                       attributions: attributions)
+            guard let target = RasterImage(width: size.width, height: size.height), let cr = cairo_create(target.surface) else {
+                Bench.progress("render: cannot allocate a \(label) frame")
+                return
+            }
+            defer { cairo_destroy(cr) }
+            var cold: [Double] = [], warm: [Double] = [], peerTimes: [Double] = []
+            for view in views {
+                // A settled map sits at a crisp zoom (MapRenderer.crispZoom: within 0.3 % of the
+                // view's zoom), as the UI leaves it when a pinch ends.
+                let camera = MapCamera(center: Coordinate(latitude: view.latitude, longitude: view.longitude),
+                                       zoom: MapRenderer.crispZoom(view.zoom, scale: 1),
+                                       size: ViewSize(width: Double(size.width), height: Double(size.height)))
+                var runs: [Double] = []
+                for _ in 0..<coldRuns {
+                    renderer.cache.removeAll()
+                    let t0 = Bench.now()
+                    renderer.drawSynchronously(camera, into: cr)
+                    runs.append(Double(Bench.now() - t0) / 1e6)
+                }
+                cold.append(Bench.quantile(runs, 0.5))
+                warm.append(panFrames(renderer, camera, cr))
+                if let p = peer[label]?[view.name] { peerTimes.append(p) }
+                Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  mapnik %@", label, view.name,
+                                      cold.last ?? 0, warm.last ?? 0, peer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-"))
+            }
+            Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label),
+                        ("median", Bench.quantile(warm, 0.5)), ("p90", Bench.quantile(warm, 0.9)), ("runs", warm.count)])
+            var coldFields: [(String, Any)] = [("suite", "render"), ("metric", "cold_frame_ms"), ("size", label),
+                                               ("median", Bench.quantile(cold, 0.5)), ("p90", Bench.quantile(cold, 0.9)), ("runs", cold.count)]
+            if peerTimes.count == views.count {
+                let peerMedian = Bench.quantile(peerTimes, 0.5)
+                coldFields += [("peer", "mapnik-agg"), ("peer_median", peerMedian), ("ratio", peerMedian / Bench.quantile(cold, 0.5))]
+            }
+            Bench.emit(coldFields)
+            renderer.cache.shutDown()
+        }
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        Bench.emit([("suite", "render"), ("metric", "peak_rss_mb"), ("median", Double(usage.ru_maxrss) / 1024), ("runs", 1)])
+    }
+
+    /// The median time of a pan: the first frame fills the cache for a slightly larger view,
+    /// then `panFrames` frames move the map a few pixels each way, as a finger does.
+    static func panFrames(_ renderer: MapRenderer, _ camera: MapCamera, _ cr: OpaquePointer) -> Double {
+        var margin = camera
+        margin.size = ViewSize(width: camera.size.width + 64, height: camera.size.height + 64)
+        renderer.cache.renderNow(renderer.tiles(for: margin))
+        var moving = camera
+        var times: [Double] = []
+        for i in 0..<panFrames {
+            let step = i % 10 < 5 ? 3.0 : -3.0
+            moving.pan(by: ScreenPoint(x: step, y: step / 2))
+            let t0 = Bench.now()
+            renderer.draw(moving, into: cr, moving: true)
+            times.append(Double(Bench.now() - t0) / 1e6)
+        }
+        return Bench.quantile(times, 0.5)
     }
 }

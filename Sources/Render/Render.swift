@@ -1,1 +1,0 @@
-// The Render module; see docs/ARCHITECTURE.md.

@@ -1,0 +1,287 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Tiles
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Raster tiles drawn on worker threads and kept in memory, least recently used first out.
+///
+/// The UI thread never waits for a tile: `request` returns what is cached now and queues
+/// the rest; the newest request wins (tiles queued earlier but no longer asked for are
+/// dropped before they are drawn, so a fling does not leave a backlog of tiles it flew
+/// past). When tiles land, `readyFileDescriptor` becomes readable (a pipe the live loop
+/// polls), `onTileReady` is called on the worker thread, and `takeNewTiles()` turns true.
+///
+/// The budget counts pixel bytes: at buffer scale 1 a tile is 256 KiB, at scale 2 it is 1 MiB,
+/// so the default 64 MiB holds about two 2560x1600 screens at scale 1.
+public final class TileCache: Sendable {
+    /// The buffer scale every tile in this cache is drawn at.
+    public let scale: Double
+    public let rasterizer: TileRasterizer
+    public let byteBudget: Int
+    /// Readable whenever tiles have landed since the last `takeNewTiles()` (the read end of a
+    /// non-blocking pipe); -1 when the system refused a pipe (then only polling and
+    /// `onTileReady` tell).
+    public let readyFileDescriptor: Int32
+
+    private let shared: SharedWork
+    private var work: DispatchSemaphore { shared.work }
+    private let workerCount: Int
+
+    /// - Parameters:
+    ///   - workers: threads drawing tiles; the default matches the cores.
+    ///   - onTileReady: called on a worker thread after each tile lands (keep it short).
+    public init(rasterizer: TileRasterizer, scale: Double, byteBudget: Int = 64 << 20,
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                onTileReady: (@Sendable () -> Void)? = nil) {
+        self.rasterizer = rasterizer
+        self.scale = scale
+        self.byteBudget = byteBudget
+        self.workerCount = max(1, workers)
+        // A pipe, not an eventfd: Glibc's Swift module does not export sys/eventfd.h, and a
+        // pipe polls the same way.
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        readyFileDescriptor = fds[0]
+        // Workers hold only the shared part, so dropping the cache stops them.
+        let shared = SharedWork(rasterizer: rasterizer, scale: scale, byteBudget: byteBudget, pipe: (fds[0], fds[1]), onTileReady: onTileReady)
+        self.shared = shared
+        for i in 0..<workerCount {
+            let t = Thread { shared.workLoop() }
+            t.name = "meridian-tiles-\(i)"
+            t.start()
+        }
+    }
+
+    deinit {
+        shutDown()
+        // Both pipe ends stay open until the last worker is gone (`SharedWork` closes them):
+        // a worker writing to a pipe with no reader would get SIGPIPE.
+    }
+
+    /// Stops the workers once their current tile is done. The cache stays readable.
+    public func shutDown() {
+        shared.state.withLock { $0.stopped = true; $0.queue.removeAll() }
+        for _ in 0..<workerCount { work.signal() }
+    }
+
+    // MARK: UI thread
+
+    /// The tiles of `tiles` cached now; the missing ones are queued in the order given
+    /// (put the most wanted first), replacing whatever was queued before. Never blocks on
+    /// drawing: it only takes the lock that guards the table.
+    public func request(_ tiles: [TileKey]) -> [TileKey: RasterImage] {
+        var found: [TileKey: RasterImage] = [:]
+        let added = shared.state.withLock { s -> Int in
+            s.queue.removeAll(keepingCapacity: true)
+            for id in tiles {
+                if let image = s.touch(id) { found[id] = image } else if !s.inFlight.contains(id) && !s.queue.contains(id) { s.queue.append(id) }
+            }
+            return s.queue.count
+        }
+        for _ in 0..<min(added, workerCount) { work.signal() }
+        return found
+    }
+
+    /// The cached tile, marked as just used; nil when it is not cached. Never queues.
+    public func cached(_ tile: TileKey) -> RasterImage? { shared.state.withLock { $0.touch(tile) } }
+
+    /// Whether the tile is cached, without changing its place in the LRU order.
+    public func contains(_ tile: TileKey) -> Bool { shared.state.withLock { $0.entries[tile] != nil } }
+
+    /// True once after tiles have landed (and drains the pipe): the headless loop's poll.
+    public func takeNewTiles() -> Bool {
+        if readyFileDescriptor >= 0 {
+            var sink = [UInt8](repeating: 0, count: 256)
+            while read(readyFileDescriptor, &sink, sink.count) > 0 {}
+        }
+        return shared.state.withLock { s in
+            defer { s.newTiles = false }
+            return s.newTiles
+        }
+    }
+
+    /// The key of `tile` at the cache's standard size (256 logical px: 256 · scale device px).
+    public func standardKey(_ tile: TileID) -> TileKey { TileKey(tile, pixelSize: TileRasterizer.pixelSize(scale: scale)) }
+
+    /// `request` for tiles at the standard size.
+    public func request(_ tiles: [TileID]) -> [TileID: RasterImage] {
+        var out: [TileID: RasterImage] = [:]
+        for (key, image) in request(tiles.map(standardKey)) { out[key.tile] = image }
+        return out
+    }
+
+    /// `cached` for a tile at the standard size.
+    public func cached(_ tile: TileID) -> RasterImage? { cached(standardKey(tile)) }
+
+    /// `contains` for a tile at the standard size.
+    public func contains(_ tile: TileID) -> Bool { contains(standardKey(tile)) }
+
+    /// `renderNow` for tiles at the standard size.
+    @discardableResult
+    public func renderNow(_ tiles: [TileID]) -> [TileID: RasterImage] {
+        var out: [TileID: RasterImage] = [:]
+        for (key, image) in renderNow(tiles.map(standardKey)) { out[key.tile] = image }
+        return out
+    }
+
+    /// Tiles waiting to be drawn (not counting the ones being drawn now).
+    public var queuedCount: Int { shared.state.withLock { $0.queue.count } }
+    /// Tiles cached and the bytes their pixels take.
+    public var usage: (tiles: Int, bytes: Int) { shared.state.withLock { ($0.entries.count, $0.bytes) } }
+    /// Source errors met while drawing, oldest first (at most the last 16).
+    public var errors: [String] { shared.state.withLock { $0.errors } }
+
+    /// Drops every cached tile (memory pressure, or a benchmark's cold start).
+    public func removeAll() {
+        shared.state.withLock { s in
+            s.entries.removeAll()
+            s.bytes = 0
+        }
+    }
+
+    // MARK: synchronous path (headless, screenshots, benchmarks)
+
+    /// Draws every tile of `tiles` not cached yet, on the calling thread and the other cores
+    /// at once, and returns all of them (also ones the byte budget could not keep). For
+    /// headless runs, never for the UI thread.
+    @discardableResult
+    public func renderNow(_ tiles: [TileKey]) -> [TileKey: RasterImage] {
+        var found: [TileKey: RasterImage] = [:]
+        let missing = shared.state.withLock { s in
+            tiles.filter { id in
+                if let image = s.touch(id) { found[id] = image; return false }
+                return true
+            }
+        }
+        guard !missing.isEmpty else { return found }
+        let results = Mutex<[TileKey: RenderedTile]>([:])
+        let rasterizer = self.rasterizer, scale = self.scale
+        DispatchQueue.concurrentPerform(iterations: missing.count) { i in
+            if let r = rasterizer.render(missing[i].tile, pixelSize: missing[i].pixelSize, scale: scale) { results.withLock { $0[missing[i]] = r } }
+        }
+        let rendered = results.withLock { $0 }
+        shared.state.withLock { s in
+            // Inserted in the order asked, so the most wanted tiles are the last evicted.
+            for id in missing.reversed() { if let r = rendered[id] { s.insert(id, r, budget: byteBudget) } }
+            s.queue.removeAll { rendered[$0] != nil }
+        }
+        for (id, r) in rendered { found[id] = r.image }
+        return found
+    }
+}
+
+/// A raster tile in the cache: which tile, drawn how many device pixels wide. Tiles are
+/// 256 · scale px at integer zooms; a map settled at a fractional zoom gets its own
+/// exactly-sized tiles so compositing stays a plain copy (see `MapRenderer.crispZoom`).
+public struct TileKey: Hashable, Sendable, CustomStringConvertible {
+    public var tile: TileID
+    public var pixelSize: Int
+    public init(_ tile: TileID, pixelSize: Int) {
+        self.tile = tile
+        self.pixelSize = pixelSize
+    }
+    public var description: String { "\(tile)@\(pixelSize)px" }
+}
+
+/// What the worker threads share with the cache: the locked table and queue, the wake-up
+/// semaphore and the "tiles ready" pipe.
+final class SharedWork: Sendable {
+    let state = Mutex(CacheState())
+    let work = DispatchSemaphore(value: 0)
+    let rasterizer: TileRasterizer
+    let scale: Double
+    let byteBudget: Int
+    let readEnd: Int32
+    let wakeWriteEnd: Int32
+    let onTileReady: (@Sendable () -> Void)?
+
+    init(rasterizer: TileRasterizer, scale: Double, byteBudget: Int, pipe: (Int32, Int32), onTileReady: (@Sendable () -> Void)?) {
+        self.rasterizer = rasterizer
+        self.scale = scale
+        self.byteBudget = byteBudget
+        readEnd = pipe.0
+        wakeWriteEnd = pipe.1
+        self.onTileReady = onTileReady
+    }
+
+    deinit {
+        if readEnd >= 0 { close(readEnd) }
+        if wakeWriteEnd >= 0 { close(wakeWriteEnd) }
+    }
+
+    func workLoop() {
+        while true {
+            work.wait()
+            guard let job = state.withLock({ s -> TileKey?? in
+                if s.stopped { return .some(nil) }
+                guard !s.queue.isEmpty else { return nil }
+                let id = s.queue.removeFirst()
+                s.inFlight.insert(id)
+                return .some(id)
+            }) else { continue }
+            guard let id = job else { return }
+            // More work left: wake a sibling so both cores stay busy.
+            if state.withLock({ !$0.queue.isEmpty }) { work.signal() }
+            let rendered = rasterizer.render(id.tile, pixelSize: id.pixelSize, scale: scale)
+            state.withLock { s in
+                s.inFlight.remove(id)
+                if let rendered { s.insert(id, rendered, budget: byteBudget) }
+                s.newTiles = true
+            }
+            if wakeWriteEnd >= 0 {
+                // A full pipe already says "ready"; a failed write loses nothing.
+                var one: UInt8 = 1
+                _ = write(wakeWriteEnd, &one, 1)
+            }
+            onTileReady?()
+        }
+    }
+}
+
+/// The cache's table and queue, only ever touched under the cache's lock.
+struct CacheState: ~Copyable {
+    struct Entry {
+        var image: RasterImage
+        var lastUse: UInt64
+    }
+    var entries: [TileKey: Entry] = [:]
+    var bytes = 0
+    var clock: UInt64 = 0
+    var queue: [TileKey] = []
+    var inFlight: Set<TileKey> = []
+    var newTiles = false
+    var stopped = false
+    var errors: [String] = []
+
+    mutating func touch(_ id: TileKey) -> RasterImage? {
+        guard let e = entries[id] else { return nil }
+        clock += 1
+        entries[id]?.lastUse = clock
+        return e.image
+    }
+
+    mutating func insert(_ id: TileKey, _ r: RenderedTile, budget: Int) {
+        if !r.errors.isEmpty {
+            errors.append(contentsOf: r.errors)
+            if errors.count > 16 { errors.removeFirst(errors.count - 16) }
+        }
+        clock += 1
+        if let old = entries[id] { bytes -= old.image.byteCount }
+        entries[id] = Entry(image: r.image, lastUse: clock)
+        bytes += r.image.byteCount
+        // Evict least recently used first; the tile just drawn is the newest, so it stays.
+        while bytes > budget, entries.count > 1,
+              let victim = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            bytes -= victim.value.image.byteCount
+            entries[victim.key] = nil
+        }
+    }
+}

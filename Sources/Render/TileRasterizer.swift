@@ -1,0 +1,96 @@
+import CCairo
+import Tiles
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What drawing one raster tile produced: the image and any source errors met on the way
+/// (a damaged tile in one source still leaves the other sources drawn).
+public struct RenderedTile: Sendable {
+    public var image: RasterImage
+    public var errors: [String]
+}
+
+/// Draws vector tiles into opaque raster tiles with cairo, styled by `MapStyle`.
+///
+/// Sources are drawn bottom first (the world, then a city on top). Past a source's `maxZoom`
+/// the map keeps working ("overzoom"): from the source's own overzoomed tile when it makes
+/// one, else from its deepest ancestor tile drawn scaled up; styles follow the requested zoom. Safe to call from several threads at
+/// once: every call draws into its own surface with its own cairo context.
+public struct TileRasterizer: Sendable {
+    public let sources: [any VectorTileSource]
+
+    public init(sources: [any VectorTileSource]) { self.sources = sources }
+
+    /// The side of a raster tile in device pixels at a buffer scale (256 logical px per tile).
+    public static func pixelSize(scale: Double) -> Int { max(1, Int((256 * scale).rounded())) }
+
+    /// Draws `tile` at buffer `scale` (1, 2, 1.5, …): lines, text and dots keep their logical
+    /// size, so a scale-2 tile has twice the pixels and twice the line widths, never blurred.
+    /// Returns nil only when the image cannot be allocated.
+    public func render(_ tile: TileID, scale: Double) -> RenderedTile? {
+        render(tile, pixelSize: Self.pixelSize(scale: scale), scale: scale)
+    }
+
+    /// Draws `tile` as a `pixelSize`-px square for a map at a fractional zoom, where a tile
+    /// spans `pixelSize` device pixels instead of 256 · scale: the tile is drawn at that size
+    /// (crisp, no scaling when composited) and styled for that zoom,
+    /// `tile.z + log2(pixelSize / (256 · scale))`.
+    public func render(_ tile: TileID, pixelSize: Int, scale: Double) -> RenderedTile? {
+        let size = max(1, pixelSize)
+        guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
+        defer { cairo_destroy(cr) }
+        var errors: [String] = []
+        var layers: [PlacedTile] = []
+        for source in sources where tile.z >= source.minZoom {
+            do {
+                if let placed = try Self.load(tile, from: source, pixelSize: Double(size)) { layers.append(placed) }
+            } catch {
+                errors.append("\(source.name): tile \(tile): \(error)")
+            }
+        }
+        let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
+        var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size))
+        painter.paint(layers)
+        return RenderedTile(image: image, errors: errors)
+    }
+
+    /// The source's data for `tile`. Past the source's deepest level a source may overzoom
+    /// itself (the MBTiles reader returns the ancestor clipped and rescaled, a normal tile);
+    /// when it returns nothing there, the ancestor at its deepest level is drawn scaled up.
+    static func load(_ tile: TileID, from source: any VectorTileSource, pixelSize: Double) throws -> PlacedTile? {
+        let placeAsIs = TilePlacement(drawn: tile, from: tile, pixelSize: pixelSize)
+        if let vt = try source.tile(tile) { return PlacedTile(tile: vt, placement: placeAsIs) }
+        let dz = tile.z - source.maxZoom
+        guard dz > 0 else { return nil }
+        let ancestor = TileID(z: source.maxZoom, x: tile.x >> dz, y: tile.y >> dz)
+        guard let vt = try source.tile(ancestor) else { return nil }
+        return PlacedTile(tile: vt, placement: TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize))
+    }
+}
+
+/// A decoded tile and where its coordinates land in the raster being drawn.
+struct PlacedTile {
+    var tile: VectorTile
+    var placement: TilePlacement
+}
+
+/// Maps one layer's tile coordinates (0…extent) to raster pixels, for the tile itself or for
+/// an ancestor drawn scaled up (overzoom).
+struct TilePlacement {
+    /// Raster pixels per unit of the source tile's extent-1 square.
+    var pixelsPerTile: Double
+    var offsetX: Double
+    var offsetY: Double
+
+    init(drawn: TileID, from source: TileID, pixelSize: Double) {
+        let dz = drawn.z - source.z
+        let f = Double(1 << dz)
+        pixelsPerTile = pixelSize * f
+        offsetX = -Double(drawn.x - (source.x << dz)) * pixelSize
+        offsetY = -Double(drawn.y - (source.y << dz)) * pixelSize
+    }
+
+    func x(_ v: Int32, extent: Double) -> Double { Double(v) / extent * pixelsPerTile + offsetX }
+    func y(_ v: Int32, extent: Double) -> Double { Double(v) / extent * pixelsPerTile + offsetY }
+}

@@ -1,0 +1,113 @@
+import Tiles
+import XCTest
+@testable import Render
+
+final class TileRasterizerTests: XCTestCase {
+    func testLandIsLandColourAndSeaIsWaterColour() throws {
+        let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand)])
+        let tile = try XCTUnwrap(r.render(TileID(z: 3, x: 4, y: 2), scale: 1))
+        XCTAssertEqual(tile.image.rgb(x: 60, y: 128), MapStyle.land.hex)
+        XCTAssertEqual(tile.image.rgb(x: 200, y: 128), MapStyle.water.hex)
+    }
+
+    func testOpenMapTilesParksWaterAndBuildingsGetTheirColours() throws {
+        let city = VectorTile(layers: [
+            Fixture.layer("park", [Fixture.rect(0, 0, 1024, 1024)]),
+            Fixture.layer("water", [Fixture.rect(3072, 0, 4096, 1024)]),
+            Fixture.layer("building", [Fixture.rect(0, 3072, 1024, 4096)]),
+        ])
+        let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand), FixtureSource(every: city)])
+        let high = try XCTUnwrap(r.render(TileID(z: 15, x: 0, y: 0), scale: 1)).image
+        XCTAssertEqual(high.rgb(x: 30, y: 30), MapStyle.park.hex)
+        XCTAssertEqual(high.rgb(x: 230, y: 30), MapStyle.water.hex)
+        XCTAssertEqual(high.rgb(x: 30, y: 230), MapStyle.building.hex)
+        // Buildings are left out when zoomed out: the same spot shows the land under them.
+        let low = try XCTUnwrap(r.render(TileID(z: 12, x: 0, y: 0), scale: 1)).image
+        XCTAssertEqual(low.rgb(x: 30, y: 230), MapStyle.land.hex)
+    }
+
+    /// Rows of a column that show the road's fill colour exactly (fully covered pixels).
+    private func roadThickness(scale: Double) throws -> Int {
+        let road = VectorTile(layers: [Fixture.layer("transportation", [
+            Fixture.line([(-100, 2048), (4196, 2048)], props: ["class": .string("motorway")]),
+        ])])
+        let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand), FixtureSource(every: road)])
+        let image = try XCTUnwrap(r.render(TileID(z: 16, x: 0, y: 0), scale: scale)).image
+        let column = image.width / 4
+        return (0..<image.height).filter { image.rgb(x: column, y: $0) == MapStyle.motorway.hex }.count
+    }
+
+    func testLinesKeepTheirLogicalWidthAtEveryBufferScale() throws {
+        let one = try roadThickness(scale: 1)
+        let two = try roadThickness(scale: 2)
+        let oneAndHalf = try roadThickness(scale: 1.5)
+        XCTAssertGreaterThan(one, 4)
+        XCTAssertEqual(Double(two), Double(one) * 2, accuracy: 2, "a scale-2 tile draws the road twice as many pixels wide")
+        XCTAssertEqual(Double(oneAndHalf), Double(one) * 1.5, accuracy: 2)
+    }
+
+    func testScaleTwoTilesHaveTwiceThePixels() throws {
+        let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand)])
+        XCTAssertEqual(try XCTUnwrap(r.render(TileID(z: 1, x: 0, y: 0), scale: 2)).image.width, 512)
+        XCTAssertEqual(try XCTUnwrap(r.render(TileID(z: 1, x: 0, y: 0), scale: 1.5)).image.width, 384)
+    }
+
+    func testPastTheSourcesDeepestLevelTheParentTileIsDrawnScaledUp() throws {
+        // The data stops at z2; its tile 2/0/0 is land on the west half.
+        let source = FixtureSource(tiles: [TileID(z: 2, x: 0, y: 0): Fixture.halfLand], maxZoom: 2)
+        let r = TileRasterizer(sources: [source])
+        // 4/1/0 lies in the west half of 2/0/0, 4/3/0 in its east half.
+        let west = try XCTUnwrap(r.render(TileID(z: 4, x: 1, y: 0), scale: 1)).image
+        let east = try XCTUnwrap(r.render(TileID(z: 4, x: 3, y: 0), scale: 1)).image
+        XCTAssertEqual(west.rgb(x: 128, y: 128), MapStyle.land.hex)
+        XCTAssertEqual(east.rgb(x: 128, y: 128), MapStyle.water.hex)
+        // One level past the data works the same way: 3/0/0 is the parent's north-west quarter.
+        let middle = try XCTUnwrap(r.render(TileID(z: 3, x: 0, y: 0), scale: 1)).image
+        XCTAssertEqual(middle.rgb(x: 10, y: 10), MapStyle.land.hex)
+        XCTAssertTrue(source.requested.contains(TileID(z: 2, x: 0, y: 0)), "the deepest level is read")
+    }
+
+    func testADamagedTileIsReportedAndTheOtherSourcesStillDrawn() throws {
+        let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand), FixtureSource(failing: true)])
+        let out = try XCTUnwrap(r.render(TileID(z: 5, x: 3, y: 3), scale: 1))
+        XCTAssertEqual(out.image.rgb(x: 60, y: 60), MapStyle.land.hex)
+        XCTAssertEqual(out.errors.count, 1)
+        XCTAssertTrue(out.errors[0].contains("damaged tile data"), out.errors[0])
+    }
+
+    func testAPlaceNameIsDrawnNearItsDot() throws {
+        let places = VectorTile(layers: [Fixture.layer("places", [
+            VectorFeature(type: .point, parts: [[TilePoint(x: 1024, y: 2048)]],
+                          properties: ["name": .string("Helsinki"), "rank": .int(1), "capital": .int(1)]),
+        ])])
+        let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand), FixtureSource(every: places)])
+        let image = try XCTUnwrap(r.render(TileID(z: 5, x: 0, y: 0), scale: 1)).image
+        // Dark label pixels appear right of the dot at (64, 128).
+        let dark = (70..<180).flatMap { x in (118..<138).map { (x, $0) } }.filter { p in
+            (image.rgb(x: p.0, y: p.1) ?? 0xFFFFFF) & 0xFF < 0x80
+        }
+        XCTAssertGreaterThan(dark.count, 20)
+    }
+
+    func testNothingIsDrawnBetweenTwoPlaceDots() throws {
+        let city = { (x: Int32, y: Int32, name: String) in
+            VectorFeature(type: .point, parts: [[TilePoint(x: x, y: y)]], properties: ["name": .string(name), "rank": .int(1)])
+        }
+        let tile = VectorTile(layers: [
+            Fixture.layer("land", [Fixture.rect(-100, -100, 4196, 4196)]),
+            Fixture.layer("places", [city(800, 800, "Alpha"), city(3000, 3000, "Beta")]),
+        ])
+        let image = try XCTUnwrap(TileRasterizer(sources: [FixtureSource(every: tile)]).render(TileID(z: 6, x: 1, y: 1), scale: 1)).image
+        // Alpha's name ends near (90, 54), Beta's dot is at (187, 187): the open country between
+        // them (around (140, 121)) shows only land, no stray stroke joining the two.
+        let between = (136...144).flatMap { x in (117...125).compactMap { image.rgb(x: x, y: $0) } }
+        XCTAssertEqual(Set(between), [MapStyle.land.hex])
+    }
+
+    func testTheSameTileDrawsTheSameBytesEveryTime() throws {
+        let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand)])
+        let a = try XCTUnwrap(r.render(TileID(z: 6, x: 10, y: 20), scale: 1.5)).image.bytes()
+        let b = try XCTUnwrap(r.render(TileID(z: 6, x: 10, y: 20), scale: 1.5)).image.bytes()
+        XCTAssertEqual(a, b)
+    }
+}
