@@ -19,6 +19,7 @@ enum GesturesBench {
         let recognizerCount = BenchPage().recognizerCount
         Bench.progress("gestures: \(stream.frames.count) frames (\(stream.steadyRange.count) steady), \(recognizerCount) recognizers")
 
+        Bench.progress("gestures: the stream makes " + describeOutcome(stream))
         // Warm-up, then timed runs on fresh trees (actions move views and scroll the page).
         _ = play(stream, range: 0..<stream.frames.count)
         var all: [Double] = []
@@ -47,6 +48,21 @@ enum GesturesBench {
         Bench.emit([("suite", "gestures"), ("metric", "steady_allocs_per_frame"), ("method", "LD_PRELOAD malloc counter"),
                     ("frames", stream.steadyRange.count), ("median", Double(calm.allocations) / Double(stream.steadyRange.count)),
                     ("total", calm.allocations), ("runs", 1)])
+    }
+
+    /// What the stream does to the page, so a reader can see the benchmark exercises the arena.
+    private static func describeOutcome(_ stream: BenchStream) -> String {
+        let page = BenchPage()
+        let system = GestureSystem(root: page.window)
+        var counts: [String: Int] = [:]
+        for r in page.recognizers {
+            r.onStateChange = { r in
+                if r.state == .began || (r.state == .ended && r is TapGestureRecognizer) { counts[r.name, default: 0] += 1 }
+            }
+        }
+        for f in stream.frames { system.handle(f) }
+        system.advance(to: (stream.frames.last?.time ?? 0) + 10_000)
+        return counts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
     }
 
     /// Feeds `range` of the stream to a fresh page; returns the time taken (and allocations made).

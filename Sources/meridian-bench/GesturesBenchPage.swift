@@ -11,7 +11,8 @@ final class BenchPage {
     let window = GestureView(name: "window", frame: Rect(x: 0, y: 0, width: 800, height: 1280))
     let page = GestureView(name: "page", frame: Rect(x: 0, y: 0, width: 800, height: 1280))
     let map = GestureView(name: "map", frame: Rect(x: 16, y: 420, width: 768, height: 560))
-    private(set) var recognizerCount = 0
+    private(set) var recognizers: [GestureRecognizer] = []
+    var recognizerCount: Int { recognizers.count }
     private var zoom = 11.0
     private var zoomAtStart = 11.0
     private var mapOffset = Point.zero
@@ -98,7 +99,7 @@ final class BenchPage {
 
     private func add(_ r: GestureRecognizer, to view: GestureView) {
         view.addGestureRecognizer(r)
-        recognizerCount += 1
+        recognizers.append(r)
     }
 }
 
@@ -127,11 +128,20 @@ struct BenchStream {
 
         for c in 0..<cycles {
             let dir: Double = c % 2 == 0 ? -1 : 1
-            // One-finger page scroll on the list, then back.
-            s.drag(id: 0, from: Point(x: 400, y: 1150), by: Point(x: 3, y: 220 * dir), frames: 40)
+            // One finger on the map scrolls the page (after the grace window); one finger on the
+            // list scrolls it back, so every cycle starts with the page at the top.
+            s.drag(id: 0, from: Point(x: 150, y: 800), by: Point(x: 0, y: -120), frames: 30)
             s.wait(300)
-            // One finger on the map: scrolls the page after the grace window.
-            s.drag(id: 0, from: Point(x: 150, y: 800), by: Point(x: 0, y: -120 * dir), frames: 30)
+            s.drag(id: 0, from: Point(x: 400, y: 1000), by: Point(x: 3, y: 140), frames: 40)
+            s.wait(300)
+            // Two fingers pan and pinch the map.
+            s.touch([.down(id: 0, at: Point(x: 250, y: 700)), .down(id: 1, at: Point(x: 350, y: 700))])
+            for i in 1...40 {
+                let k = Double(i)
+                s.touch([.moved(id: 0, to: Point(x: 250 - k, y: 700 + k * dir)),
+                         .moved(id: 1, to: Point(x: 350 + k, y: 700 + k * dir))])
+            }
+            s.touch([.up(id: 0, at: Point(x: 210, y: 700 + 40 * dir)), .up(id: 1, at: Point(x: 390, y: 700 + 40 * dir))])
             s.wait(300)
             // A double tap and a double-tap-drag on the map.
             s.tap(id: 0, at: Point(x: 300, y: 700))
