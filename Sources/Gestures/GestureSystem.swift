@@ -98,10 +98,10 @@ public final class GestureSystem {
     // MARK: Touches
 
     private func touchDown(id: Int32, kind: TouchKind, at p: Point) {
-        if activeTouches.contains(where: { $0.id == id && $0.kind == kind }) {
-            // A second down for an id that never went up: end the old touch first, so no id is
-            // ever owned twice.
-            touchUp(id: id, kind: kind, at: p)
+        if let old = activeTouches.first(where: { $0.id == id && $0.kind == kind }) {
+            // A second down for an id that never went up: end the old touch where it was first,
+            // so no id is ever owned twice.
+            touchUp(id: id, kind: kind, at: old.location)
         }
         nextSerial += 1
         let touch = Touch(serial: nextSerial, id: id, kind: kind, location: p, time: now)

@@ -1,5 +1,109 @@
+import Gestures
+import Input
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `meridian-bench gestures`: a long, realistic input stream through the demo page's gesture
+/// tree, timed per input frame. Figures:
+/// - `ns_per_frame`: the whole stream (scrolls, map pans and pinches, double taps, quick zooms,
+///   pin drags, button taps, mouse clicks, waits for timers), per frame handed to `handle`.
+/// - `steady_ns_per_frame`: only the motion frames in the middle of running gestures.
+/// - `allocs_per_frame` / `steady_allocs_per_frame`: heap allocations counted by
+///   scripts/malloc-count.c when it is preloaded (scripts/count-gesture-allocs.sh); without it
+///   this figure is skipped and stderr says so.
 enum GesturesBench {
     static func run() {
-        Bench.progress("gestures: not built yet")
+        let cycles = 400
+        let stream = BenchStream.build(cycles: cycles)
+        let recognizerCount = BenchPage().recognizerCount
+        Bench.progress("gestures: \(stream.frames.count) frames (\(stream.steadyRange.count) steady), \(recognizerCount) recognizers")
+
+        Bench.progress("gestures: the stream makes " + describeOutcome(stream))
+        // Warm-up, then timed runs on fresh trees (actions move views and scroll the page).
+        _ = play(stream, range: 0..<stream.frames.count)
+        var all: [Double] = []
+        var steady: [Double] = []
+        let runs = 15
+        for _ in 0..<runs {
+            all.append(play(stream, range: 0..<stream.frames.count).ns / Double(stream.frames.count))
+            steady.append(playSteady(stream).ns / Double(stream.steadyRange.count))
+        }
+        Bench.emit([("suite", "gestures"), ("metric", "ns_per_frame"), ("recognizers", recognizerCount),
+                    ("frames", stream.frames.count), ("median", Bench.quantile(all, 0.5)),
+                    ("p90", Bench.quantile(all, 0.9)), ("runs", runs)])
+        Bench.emit([("suite", "gestures"), ("metric", "steady_ns_per_frame"), ("recognizers", recognizerCount),
+                    ("frames", stream.steadyRange.count), ("median", Bench.quantile(steady, 0.5)),
+                    ("p90", Bench.quantile(steady, 0.9)), ("runs", runs)])
+
+        guard let counter = MallocCounter() else {
+            Bench.progress("gestures: allocation count skipped (run scripts/count-gesture-allocs.sh to preload the counter)")
+            return
+        }
+        let whole = play(stream, range: 0..<stream.frames.count, counter: counter)
+        let calm = playSteady(stream, counter: counter)
+        Bench.emit([("suite", "gestures"), ("metric", "allocs_per_frame"), ("method", "LD_PRELOAD malloc counter"),
+                    ("frames", stream.frames.count), ("median", Double(whole.allocations) / Double(stream.frames.count)),
+                    ("total", whole.allocations), ("runs", 1)])
+        Bench.emit([("suite", "gestures"), ("metric", "steady_allocs_per_frame"), ("method", "LD_PRELOAD malloc counter"),
+                    ("frames", stream.steadyRange.count), ("median", Double(calm.allocations) / Double(stream.steadyRange.count)),
+                    ("total", calm.allocations), ("runs", 1)])
     }
+
+    /// What the stream does to the page, so a reader can see the benchmark exercises the arena.
+    private static func describeOutcome(_ stream: BenchStream) -> String {
+        let page = BenchPage()
+        let system = GestureSystem(root: page.window)
+        var counts: [String: Int] = [:]
+        for r in page.recognizers {
+            r.onStateChange = { r in
+                if r.state == .began || (r.state == .ended && r is TapGestureRecognizer) { counts[r.name, default: 0] += 1 }
+            }
+        }
+        for f in stream.frames { system.handle(f) }
+        system.advance(to: (stream.frames.last?.time ?? 0) + 10_000)
+        return counts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+    }
+
+    /// Feeds `range` of the stream to a fresh page; returns the time taken (and allocations made).
+    private static func play(_ stream: BenchStream, range: Range<Int>, counter: MallocCounter? = nil)
+        -> (ns: Double, allocations: Int) {
+        let page = BenchPage()
+        let system = GestureSystem(root: page.window)
+        let frames = stream.frames
+        let before = counter?.count() ?? 0
+        let start = Bench.now()
+        for i in range { system.handle(frames[i]) }
+        let ns = Double(Bench.now() - start)
+        let allocations = Int((counter?.count() ?? 0) - before)
+        withExtendedLifetime(page) {}
+        return (ns, allocations)
+    }
+
+    /// Sets up the gestures before the steady segment untimed, then times the segment.
+    private static func playSteady(_ stream: BenchStream, counter: MallocCounter? = nil) -> (ns: Double, allocations: Int) {
+        let page = BenchPage()
+        let system = GestureSystem(root: page.window)
+        let frames = stream.frames
+        for i in 0..<stream.steadyRange.lowerBound { system.handle(frames[i]) }
+        let before = counter?.count() ?? 0
+        let start = Bench.now()
+        for i in stream.steadyRange { system.handle(frames[i]) }
+        let ns = Double(Bench.now() - start)
+        let allocations = Int((counter?.count() ?? 0) - before)
+        withExtendedLifetime(page) {}
+        return (ns, allocations)
+    }
+}
+
+/// `meridian_malloc_count` from scripts/malloc-count.c, when it is preloaded.
+struct MallocCounter {
+    private let function: @convention(c) () -> UInt64
+
+    init?() {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "meridian_malloc_count") else { return nil }
+        function = unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
+    }
+
+    func count() -> UInt64 { function() }
 }

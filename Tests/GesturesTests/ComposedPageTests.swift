@@ -112,6 +112,59 @@ final class ComposedPageTests: XCTestCase {
         XCTAssertEqual(page.scrollY, 0)
     }
 
+    func testASecondTouchTooLateThenADragDoesNotZoom() {
+        input.tap(mapSpot.x, mapSpot.y)
+        input.wait(510)
+        input.down(0, mapSpot.x, mapSpot.y)
+        input.drag(0, by: 0, -100)
+        input.up(0)
+        XCTAssertEqual(page.mapZoom, 11)
+        XCTAssertEqual(page.log, ["mapTap", "observedTap", "cooperativeHint"], "the drag scrolls the page")
+    }
+
+    func testASecondTouchTooFarAwayThenADragDoesNotZoom() {
+        input.tap(mapSpot.x, mapSpot.y)
+        input.wait(100)
+        input.down(0, mapSpot.x + GestureConstants.doubleTapMaxDistance + 30, mapSpot.y)
+        input.drag(0, by: 0, -100)
+        input.up(0)
+        input.wait(1000)
+        XCTAssertEqual(page.mapZoom, 11)
+        XCTAssertFalse(page.log.contains("quickZoom"))
+        XCTAssertFalse(page.log.contains("doubleTapZoom"))
+    }
+
+    func testASmallWobbleOnARowStillTapsItAndALargerOneScrolls() {
+        let row = page.rows[1].convert(toWindow: Point(x: 400, y: 48))
+        input.down(0, row.x, row.y)
+        input.move(0, row.x, row.y - GestureConstants.touchSlop)
+        input.up(0)
+        XCTAssertEqual(page.log, ["targetTap row-1"])
+        XCTAssertEqual(page.scrollY, 0)
+        input.wait(500)
+        input.down(0, row.x, row.y)
+        input.move(0, row.x, row.y - GestureConstants.touchSlop - 2)
+        input.up(0)
+        XCTAssertEqual(page.log, ["targetTap row-1"], "the page took the touch: no tap")
+        XCTAssertEqual(page.scrollY, 2, accuracy: 1e-9)
+    }
+
+    func testLiftingThePinchFingersApartLeavesNoPanBehind() {
+        let a = mapSpot, b = mapSpot + Point(x: 100, y: 0)
+        input.frame([.down(id: 0, at: a), .down(id: 1, at: b)])
+        input.dragTogether([(0, -40, 0), (1, 40, 0)])
+        XCTAssertEqual(page.log, ["mapPinch"])
+        let offset = page.mapOffset
+        input.up(0)
+        input.wait(30)
+        input.drag(1, by: 0, -50)
+        input.up(1)
+        input.wait(1000)
+        XCTAssertEqual(page.log, ["mapPinch"])
+        XCTAssertEqual(page.mapOffset, offset)
+        XCTAssertEqual(page.scrollY, 0, "the remaining finger does not scroll the page either")
+    }
+
     func testSingleTapOnTheMapIsReportedOnlyAfterTheDoubleTapWindow() {
         input.tap(mapSpot.x, mapSpot.y)
         input.wait(GestureConstants.doubleTapTimeout - 1)

@@ -142,6 +142,19 @@ final class PanTests: XCTestCase {
         XCTAssertEqual(recorder.visible, ["pan began", "pan ended"])
     }
 
+    func testLosingThePointerMidDragCancelsTheDrag() {
+        let pan = PanGestureRecognizer(name: "pan")
+        root.addGestureRecognizer(pan)
+        recorder.watch(pan)
+        input.mouseMove(100, 100)
+        input.mouseButton(pressed: true)
+        input.mouseMove(100, 150)
+        input.system.handle(.pointer(PointerFrame(time: input.time, left: true)))
+        input.mouseButton(pressed: false)
+        XCTAssertEqual(recorder.visible, ["pan began", "pan cancelled"])
+        XCTAssertTrue(input.system.activeTouches.isEmpty)
+    }
+
     func testARecognizerCanIgnoreTheMouse() {
         let pan = PanGestureRecognizer(name: "pan")
         pan.allowedTouchKinds = .finger

@@ -88,6 +88,19 @@ final class TapTests: XCTestCase {
         XCTAssertEqual(recorder.count("double ended"), 0)
     }
 
+    func testADragWinningDuringTheFirstTapMeansNoDoubleTap() {
+        let pan = PanGestureRecognizer(name: "pan")
+        root.addGestureRecognizer(pan)
+        recorder.watch(doubleTap, pan)
+        input.down(0, 10, 10)
+        input.drag(0, by: 0, 50)
+        input.up(0)
+        input.wait(50)
+        input.tap(10, 60)
+        input.wait(1000)
+        XCTAssertEqual(recorder.visible, ["pan began", "pan ended"])
+    }
+
     func testADragWinningDuringTheSecondTapMeansNoDoubleTap() {
         let pan = PanGestureRecognizer(name: "pan")
         root.addGestureRecognizer(pan)
