@@ -8,8 +8,10 @@ import Wayland
 public enum HeadlessRunner {
     /// How long virtual time may run on after the last event for animations to settle.
     static let settleCap = 10_000.0
+    /// Animation steps while replaying, as a 60 Hz display would show them.
+    static let frameInterval = 1000.0 / 60
 
-    /// Exit status per contracts.md: 0, 2 for a bad trace, 1 for an output that cannot be written.
+    /// Exit status per contracts.md: 0, 2 for a bad trace or data file, 1 for an output that cannot be written.
     public static func run(_ options: Options) -> Int32 {
         guard let path = options.replay else { return 2 }
         let trace: Trace
@@ -23,11 +25,13 @@ public enum HeadlessRunner {
             printError("meridian: \(error)")
             return 2
         }
-        let scene = Scene(width: Double(options.width), height: Double(options.height))
-        replay(trace, into: scene)
+        guard let data = loadMapData(options) else { return 2 }
+        let core = AppCore(options: options, mapData: data, synchronousTiles: true, scale: options.scale)
+        defer { core.renderer.map?.cache.shutDown() }
+        replay(trace, into: core)
         do {
-            if let png = options.screenshot { try writeScreenshot(scene, scale: options.scale, to: png) }
-            if let out = options.stateOut { try OutputFile.write(out, text: StateDump.json(scene: scene, scale: options.scale)) }
+            if let png = options.screenshot { try writeScreenshot(core, to: png) }
+            if let out = options.stateOut { try OutputFile.write(out, text: StateDump.json(core)) }
         } catch {
             printError("meridian: \(error)")
             return 1
@@ -35,34 +39,58 @@ public enum HeadlessRunner {
         return 0
     }
 
-    /// Feeds every frame at its time, running timers that fall due in between.
-    static func replay(_ trace: Trace, into scene: Scene) {
-        var now = 0.0
-        func runTimers(until t: Double) {
-            while let d = scene.nextDeadline, d <= t {
-                now = max(now, d)
-                scene.advance(to: now)
+    /// The map data for `options`: `--data` files (an error is exit 2), or the shipped data
+    /// (when missing, the app runs without a map and says so). Returns nil for exit 2.
+    static func loadMapData(_ options: Options) -> MapData?? {
+        if !options.data.isEmpty {
+            do {
+                return .some(try MapData.open(options.data))
+            } catch {
+                printError("meridian: \(error)")
+                return nil
             }
-            now = t
-            scene.advance(to: now)
         }
-        for frame in trace.frames {
-            runTimers(until: frame.time)
-            scene.handle(frame)
-        }
-        runTimers(until: trace.endTime)
-        let cap = trace.endTime + settleCap
-        while let d = scene.nextDeadline, d <= cap { runTimers(until: d) }
+        let shipped = MapData.shipped()
+        if let problem = shipped.problem { printError("meridian: \(problem); showing no map") }
+        return .some(shipped.data)
     }
 
-    static func writeScreenshot(_ scene: Scene, scale: Double, to path: String) throws(OutputFile.Failure) {
-        let w = Int((scene.width * scale).rounded()), h = Int((scene.height * scale).rounded())
+    /// Feeds every frame at its time, running timers and animations that fall due in between.
+    static func replay(_ trace: Trace, into core: AppCore) {
+        var now = 0.0
+        func run(until t: Double) {
+            while true {
+                var next = core.nextDeadline ?? .infinity
+                if core.page.isAnimating { next = min(next, now + frameInterval) }
+                guard next <= t else { break }
+                now = max(now, next)
+                core.advance(to: now)
+            }
+            now = max(now, t)
+            core.advance(to: now)
+        }
+        for frame in trace.frames {
+            run(until: frame.time)
+            core.handle(frame)
+        }
+        run(until: trace.endTime)
+        let cap = trace.endTime + settleCap
+        while now < cap, core.page.isAnimating || core.nextDeadline != nil {
+            var next = core.nextDeadline ?? .infinity
+            if core.page.isAnimating { next = min(next, now + frameInterval) }
+            run(until: min(max(next, now), cap))
+        }
+    }
+
+    static func writeScreenshot(_ core: AppCore, to path: String) throws(OutputFile.Failure) {
+        let w = Int((core.page.layout.windowWidth * core.scale).rounded())
+        let h = Int((core.page.layout.windowHeight * core.scale).rounded())
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
         else { throw OutputFile.Failure(description: "cannot allocate a \(w)x\(h) image for \(path)") }
         defer { cairo_surface_destroy(surface) }
-        _ = Canvas.draw(scene, into: UnsafeMutableRawPointer(data), width: w, height: h,
-                        stride: Int(cairo_image_surface_get_stride(surface)), scale: scale)
+        Canvas.draw(core, into: UnsafeMutableRawPointer(data), width: w, height: h,
+                    stride: Int(cairo_image_surface_get_stride(surface)), scale: core.scale)
         cairo_surface_mark_dirty(surface)
         try OutputFile.write(path) { temporary in
             cairo_surface_write_to_png(surface, temporary) == CAIRO_STATUS_SUCCESS

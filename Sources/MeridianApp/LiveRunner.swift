@@ -25,7 +25,10 @@ public enum LiveRunner {
             }
         }
         defer { recorder?.close() }
-        let app = LiveApp(scene: Scene(width: Double(options.width), height: Double(options.height)), recorder: recorder)
+        guard let data = HeadlessRunner.loadMapData(options) else { return 2 }
+        let core = AppCore(options: options, mapData: data, synchronousTiles: false, scale: 1)
+        defer { core.renderer.map?.cache.shutDown() }
+        let app = LiveApp(core: core, recorder: recorder)
         var window = WindowOptions()
         window.width = options.width
         window.height = options.height
@@ -38,7 +41,7 @@ public enum LiveRunner {
         }
         if let out = options.stateOut {
             do {
-                try OutputFile.write(out, text: StateDump.json(scene: app.scene, scale: app.scale))
+                try OutputFile.write(out, text: StateDump.json(core))
             } catch {
                 printError("meridian: \(error)")
                 return 1
@@ -48,41 +51,36 @@ public enum LiveRunner {
     }
 }
 
-/// Adapts the scene to the Wayland layer's expectations.
+/// Adapts the app to the Wayland layer's expectations.
 final class LiveApp: WaylandApp {
-    let scene: Scene
+    let core: AppCore
     let recorder: TraceRecorder?
-    private(set) var scale = 1.0
 
-    init(scene: Scene, recorder: TraceRecorder?) {
-        self.scene = scene
+    init(core: AppCore, recorder: TraceRecorder?) {
+        self.core = core
         self.recorder = recorder
     }
 
     func handle(_ frame: InputFrame) {
         recorder?.record(frame)
-        scene.handle(frame)
+        core.handle(frame)
     }
 
     func resize(to geometry: WindowGeometry) {
-        scale = geometry.scale
-        scene.resize(width: Double(geometry.width), height: Double(geometry.height))
+        core.resize(width: Double(geometry.width), height: Double(geometry.height), scale: geometry.scale)
     }
 
-    var needsFrame: Bool { scene.needsFrame }
+    var needsFrame: Bool { core.needsFrame }
 
     func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
               geometry: WindowGeometry) -> [PixelRect]? {
-        guard let changed = Canvas.draw(scene, into: pixels, width: width, height: height, stride: stride,
-                                        scale: geometry.scale)
-        else { return nil }
-        guard let r = Canvas.pixelRect(changed, scale: geometry.scale, width: width, height: height) else { return [] }
-        return [PixelRect(x: r.x, y: r.y, width: r.w, height: r.h)]
+        Canvas.draw(core, into: pixels, width: width, height: height, stride: stride, scale: geometry.scale)
+        return nil
     }
 
-    var nextDeadline: Double? { scene.nextDeadline }
-    func advance(to time: Double) { scene.advance(to: time) }
-    var wakeupFileDescriptors: [Int32] { [] }
-    func wakeup(_ fd: Int32) {}
+    var nextDeadline: Double? { core.nextDeadline }
+    func advance(to time: Double) { core.advance(to: time) }
+    var wakeupFileDescriptors: [Int32] { core.tileWakeupDescriptor.map { [$0] } ?? [] }
+    func wakeup(_ fd: Int32) { core.tilesReady() }
     func setSuspended(_ suspended: Bool) {}
 }

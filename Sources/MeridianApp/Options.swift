@@ -12,6 +12,7 @@ public struct Options: Equatable, Sendable {
     public var zoom: Double?
     public var data: [String] = []
     public var showHitAreas = false
+    public var showTouches = false
     public var fullscreen = false
     public var verbose = false
     public var action: Action = .run
@@ -24,7 +25,7 @@ public struct Options: Equatable, Sendable {
         a.headless == b.headless && a.replay == b.replay && a.record == b.record && a.stateOut == b.stateOut
             && a.screenshot == b.screenshot && a.width == b.width && a.height == b.height && a.scale == b.scale
             && a.center?.latitude == b.center?.latitude && a.center?.longitude == b.center?.longitude
-            && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas
+            && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas && a.showTouches == b.showTouches
             && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action
     }
 
@@ -42,6 +43,7 @@ public struct Options: Equatable, Sendable {
           --zoom Z             initial map zoom (Web Mercator, 256-px tiles)
           --data PATH          vector MBTiles to show; repeat to layer several (default: the shipped data)
           --show-hit-areas     draw every tap target's enlarged hit area
+          --show-touches       draw a marker under every finger and the pointer
           --fullscreen         live: ask for fullscreen, without decorations (kiosks, phone shells)
           --record FILE        live: write every input frame received to FILE (trace format 1)
           --replay FILE        headless: feed FILE's events at their timestamps
@@ -69,6 +71,7 @@ public struct Options: Equatable, Sendable {
             case "--headless": o.headless = true
             case "--fullscreen": o.fullscreen = true
             case "--show-hit-areas": o.showHitAreas = true
+            case "--show-touches": o.showTouches = true
             case "--verbose", "-v": o.verbose = true
             case "--replay": o.replay = try value(arg)
             case "--record": o.record = try value(arg)

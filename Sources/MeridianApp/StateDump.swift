@@ -1,24 +1,62 @@
-/// The state dump (contracts.md section 3). Until the page and map land it reports the
-/// window, the placeholder page, the input that arrived and the markers shown.
+import Gestures
+import UI
+
+/// The state dump (contracts.md section 3): the page, the map, pins, targets and the log, plus
+/// what arrived (`input`), the fingers down (`touches`) and the pointer.
 enum StateDump {
-    static func json(scene: Scene, scale: Double) -> String {
-        let touches = scene.touches.sorted { $0.key < $1.key }.map { id, p in
-            JSON.object([("id", .int(Int(id))), ("x", .number(p.x)), ("y", .number(p.y))])
+    static func rect(_ r: Rect) -> JSON {
+        .object([("x", .number(r.minX)), ("y", .number(r.minY)), ("width", .number(r.size.width)), ("height", .number(r.size.height))])
+    }
+
+    static func json(_ core: AppCore) -> String {
+        let s = core.page.snapshot
+        let o = core.overlay
+        let pins: [JSON] = s.pins.map { p in
+            .object([("id", .string(p.id)), ("lat", .number(p.coordinate?.latitude ?? .nan)),
+                     ("lon", .number(p.coordinate?.longitude ?? .nan)), ("frame", rect(p.frame)), ("hitFrame", rect(p.hitFrame)),
+                     ("selected", .bool(s.selectedPin == p.id))])
         }
-        let c = scene.counts
+        let targets: [JSON] = s.targets.map { t in
+            .object([("id", .string(t.id)), ("frame", rect(t.frame)), ("hitFrame", rect(t.hitFrame))])
+        }
+        let log: [JSON] = s.log.map { e in
+            var fields: [(String, JSON)] = [("t", .number(e.time)), ("kind", .string(e.kind))]
+            for (k, v) in e.fields {
+                switch v {
+                case .number(let d): fields.append((k, .number(d)))
+                case .text(let t): fields.append((k, .string(t)))
+                }
+            }
+            return .object(fields)
+        }
+        let c = o.counts
         let root = JSON.object([
             ("version", .int(1)),
-            ("window", .object([("width", .number(scene.width)), ("height", .number(scene.height)), ("scale", .number(scale))])),
-            ("page", .object([("scrollY", .number(0)), ("contentHeight", .number(scene.height))])),
-            ("touches", .array(touches)),
-            ("pointer", scene.pointer.map { .object([("x", .number($0.x)), ("y", .number($0.y))]) } ?? .null),
+            ("window", .object([("width", .number(core.page.layout.windowWidth)), ("height", .number(core.page.layout.windowHeight)),
+                                ("scale", .number(core.scale))])),
+            ("page", .object([("scrollY", .number(s.scrollY)), ("contentHeight", .number(s.contentHeight))])),
+            ("map", .object([
+                ("frame", rect(s.mapFrame)),
+                ("center", .object([("lat", .number(s.center.latitude)), ("lon", .number(s.center.longitude))])),
+                ("zoom", .number(s.zoom)),
+                ("span", .object([("latDelta", .number(s.span.latitudeDelta)), ("lonDelta", .number(s.span.longitudeDelta))])),
+                ("hintVisible", .bool(s.hintVisible)),
+                ("observedTaps", .int(s.observedMapTaps)),
+            ])),
+            ("pins", .array(pins)),
+            ("targets", .array(targets)),
+            ("focus", s.focused.map { .string($0) } ?? .null),
+            ("log", .array(log)),
+            ("touches", .array(o.touches.sorted { $0.key < $1.key }.map { id, p in
+                .object([("id", .int(Int(id))), ("x", .number(p.x)), ("y", .number(p.y))])
+            })),
+            ("pointer", o.pointer.map { .object([("x", .number($0.x)), ("y", .number($0.y))]) } ?? .null),
             ("input", .object([
                 ("touchFrames", .int(c.touchFrames)), ("touchDowns", .int(c.touchDowns)), ("touchUps", .int(c.touchUps)),
                 ("touchCancels", .int(c.touchCancels)), ("pointerFrames", .int(c.pointerFrames)),
                 ("buttonPresses", .int(c.buttonPresses)), ("axisEvents", .int(c.axisEvents)),
                 ("keyPresses", .int(c.keyPresses)), ("keyRepeats", .int(c.keyRepeats)), ("touchpadEvents", .int(c.touchpadEvents)),
             ])),
-            ("log", .array([])),
         ])
         return root.text + "\n"
     }

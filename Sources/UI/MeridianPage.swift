@@ -151,6 +151,9 @@ public final class MeridianPage {
             let p = camera.screenPoint(of: c)
             pin.frame = Rect(x: p.x - PageLayout.pinSize / 2, y: p.y - PageLayout.pinSize / 2,
                              width: PageLayout.pinSize, height: PageLayout.pinSize)
+            // A pin scrolled out of the map is neither drawn nor hit (the map clips its children).
+            let size = camera.size
+            pin.isHidden = pin.frame.maxX < 0 || pin.frame.minX > size.width || pin.frame.maxY < 0 || pin.frame.minY > size.height
         }
     }
 
@@ -182,7 +185,7 @@ public final class MeridianPage {
     // MARK: Frames and time
 
     /// Something visible changed: the next frame should show it.
-    func invalidate() { dirty = true }
+    public func invalidate() { dirty = true }
 
     /// True while the page or the map is moving by itself (a glide, a bounce, an animated zoom).
     public var isAnimating: Bool { scrollMotion != nil || cameraAnimation != nil || mapFling != nil }

@@ -19,25 +19,26 @@ public struct Place: Sendable, Equatable {
 /// Coordinates are the landmarks' public positions (OpenStreetMap, ODbL).
 public enum HelsinkiPlaces {
     public static let all: [Place] = [
-        Place(id: "cathedral", name: "Helsinki Cathedral", detail: "Senate Square",
-              coordinate: Coordinate(latitude: 60.17030, longitude: 24.95220)),
-        Place(id: "market", name: "Market Square", detail: "Kauppatori, by the harbour",
-              coordinate: Coordinate(latitude: 60.16750, longitude: 24.95300)),
         Place(id: "station", name: "Central Station", detail: "Rautatientori",
               coordinate: Coordinate(latitude: 60.17160, longitude: 24.94140)),
-        Place(id: "uspenski", name: "Uspenski Cathedral", detail: "Katajanokka",
-              coordinate: Coordinate(latitude: 60.16850, longitude: 24.95980)),
-        Place(id: "esplanadi", name: "Esplanadi Park", detail: "Between the two Esplanades",
-              coordinate: Coordinate(latitude: 60.16760, longitude: 24.94750)),
+        Place(id: "ateneum", name: "Ateneum", detail: "Art museum on Railway Square",
+              coordinate: Coordinate(latitude: 60.17020, longitude: 24.94420)),
+        Place(id: "theatre", name: "National Theatre", detail: "Läntinen teatterikuja",
+              coordinate: Coordinate(latitude: 60.17250, longitude: 24.94480)),
         Place(id: "kiasma", name: "Kiasma", detail: "Museum of contemporary art",
               coordinate: Coordinate(latitude: 60.17200, longitude: 24.93650)),
-        Place(id: "oldmarket", name: "Old Market Hall", detail: "Vanha kauppahalli",
-              coordinate: Coordinate(latitude: 60.16640, longitude: 24.95370)),
         Place(id: "stockmann", name: "Stockmann", detail: "Aleksanterinkatu",
               coordinate: Coordinate(latitude: 60.16850, longitude: 24.94200)),
+        Place(id: "esplanadi", name: "Esplanadi Park", detail: "Between the two Esplanades",
+              coordinate: Coordinate(latitude: 60.16760, longitude: 24.94750)),
+        Place(id: "cathedral", name: "Helsinki Cathedral", detail: "Senate Square",
+              coordinate: Coordinate(latitude: 60.17030, longitude: 24.95220)),
+        Place(id: "oldchurch", name: "Old Church Park", detail: "Bulevardi",
+              coordinate: Coordinate(latitude: 60.16530, longitude: 24.93800)),
     ]
 
-    /// Where the map looks at start: the centre between the landmarks, close enough for streets.
-    public static let startCenter = Coordinate(latitude: 60.16900, longitude: 24.94800)
-    public static let startZoom = 14.6
+    /// Where the map looks at start: the middle of the OpenStreetMap extract (lon 24.935…24.953,
+    /// lat 60.164…60.179), at a whole zoom so tiles are drawn 1:1 and streets are readable.
+    public static let startCenter = Coordinate(latitude: 60.17000, longitude: 24.94400)
+    public static let startZoom = 16.0
 }

@@ -1,0 +1,62 @@
+import CCairo
+import Geo
+import Input
+import UI
+
+/// The app both runners drive: the page, its renderer, and the touch overlay. Input in,
+/// timers advanced, frames drawn on request, the state dump out.
+final class AppCore {
+    let page: MeridianPage
+    let overlay: TouchOverlay
+    private let mapData: MapData?
+    private let synchronousTiles: Bool
+    private(set) var renderer: PageRenderer
+    private(set) var scale: Double
+
+    init(options: Options, mapData: MapData?, synchronousTiles: Bool, scale: Double) {
+        page = MeridianPage(.init(width: Double(options.width), height: Double(options.height),
+                                  center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) },
+                                  zoom: options.zoom, showHitAreas: options.showHitAreas))
+        overlay = TouchOverlay(visible: options.showTouches)
+        self.mapData = mapData
+        self.synchronousTiles = synchronousTiles
+        self.scale = scale
+        renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
+    }
+
+    func handle(_ frame: InputFrame) {
+        overlay.handle(frame)
+        page.handle(frame)
+    }
+
+    func resize(width: Double, height: Double, scale: Double) {
+        if scale != self.scale {
+            // Tiles are rasterized for one scale; a new scale needs a new cache.
+            renderer.map?.cache.shutDown()
+            renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
+            self.scale = scale
+        }
+        if width != page.layout.windowWidth || height != page.layout.windowHeight {
+            page.resize(width: width, height: height)
+        }
+        page.invalidate()
+    }
+
+    var needsFrame: Bool { page.needsFrame || overlay.needsFrame }
+    var nextDeadline: Double? { page.nextDeadline }
+    func advance(to time: Double) { page.advance(to: time) }
+
+    /// Tiles finished on the workers: draw again.
+    func tilesReady() {
+        if renderer.map?.cache.takeNewTiles() == true { page.invalidate() }
+    }
+
+    var tileWakeupDescriptor: Int32? { renderer.map?.cache.readyFileDescriptor }
+
+    /// Draws the window into `cr`, already scaled to logical px.
+    func draw(_ cr: OpaquePointer) {
+        renderer.draw(page, into: cr)
+        overlay.draw(cr)
+        // Live: tiles still missing are queued; their arrival wakes the loop through the pipe.
+    }
+}

@@ -1,0 +1,270 @@
+import CCairo
+import Geo
+import Gestures
+import Render
+
+/// Draws the page with cairo: page content scrolled by `scrollY`, the map composited from
+/// the tile cache, pins, buttons, the hint and callout, the list, and (on request) every hit area.
+public final class PageRenderer {
+    /// nil when no map data could be opened: the map area then says so instead of drawing tiles.
+    public let map: MapRenderer?
+    /// Headless runs draw every tile before showing the frame, so screenshots are exact.
+    public let synchronousTiles: Bool
+    /// Whether the last frame showed every tile exactly (live: draw again when more land).
+    public private(set) var lastFrameComplete = true
+
+    public init(map: MapRenderer?, synchronousTiles: Bool) {
+        self.map = map
+        self.synchronousTiles = synchronousTiles
+    }
+
+    enum Palette {
+        static let page = (r: 0.97, g: 0.96, b: 0.94)
+        static let header = (r: 0.13, g: 0.20, b: 0.29)
+        static let text = (r: 0.20, g: 0.22, b: 0.25)
+        static let muted = (r: 0.45, g: 0.47, b: 0.50)
+        static let pin = (r: 0.85, g: 0.22, b: 0.16)
+        static let pinSelected = (r: 0.10, g: 0.45, b: 0.85)
+        static let focus = (r: 0.10, g: 0.45, b: 0.85)
+        static let hitArea = (r: 0.85, g: 0.10, b: 0.60)
+    }
+
+    /// Draws the whole window with `cr` in logical pixels (the caller applied the buffer scale).
+    public func draw(_ page: MeridianPage, into cr: OpaquePointer) {
+        let layout = page.layout
+        let scroll = page.scrollY
+        set(cr, Palette.page)
+        cairo_paint(cr)
+        cairo_save(cr)
+        cairo_translate(cr, 0, -scroll)
+        drawHeader(cr, layout)
+        drawIntro(cr, layout)
+        drawList(cr, page)
+        drawMoreContent(cr, page)
+        cairo_restore(cr)
+        drawMap(page, cr)
+        drawFocus(page, cr)
+        if page.showHitAreas { drawHitAreas(page, cr) }
+        page.frameDrawn()
+    }
+
+    // MARK: Page content
+
+    private func drawHeader(_ cr: OpaquePointer, _ layout: PageLayout) {
+        set(cr, Palette.header)
+        cairo_rectangle(cr, 0, 0, layout.windowWidth, PageLayout.headerHeight)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        text(cr, "Meridian", x: PageLayout.margin, y: 46, size: 28, bold: true)
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.75)
+        text(cr, "Helsinki, offline", x: PageLayout.margin + 150, y: 46, size: 16)
+    }
+
+    private func drawIntro(_ cr: OpaquePointer, _ layout: PageLayout) {
+        set(cr, Palette.text)
+        let lines = ["Scroll the page with one finger, even over the map.",
+                     "Move and zoom the map with two fingers; double-tap, or",
+                     "double-tap and drag, to zoom. Drag the pins."]
+        for (i, line) in lines.enumerated() {
+            text(cr, line, x: PageLayout.margin, y: PageLayout.introTop + 22 + Double(i) * 24, size: 16)
+        }
+    }
+
+    private func drawList(_ cr: OpaquePointer, _ page: MeridianPage) {
+        let layout = page.layout
+        set(cr, Palette.text)
+        text(cr, "Places", x: PageLayout.margin, y: layout.listTop + 32, size: 22, bold: true)
+        for (i, place) in page.places.enumerated() {
+            let f = layout.rowFrame(i)
+            if page.selectedPin == "pin-\(place.id)" {
+                cairo_set_source_rgba(cr, 0.10, 0.45, 0.85, 0.10)
+                cairo_rectangle(cr, f.minX, f.minY, f.size.width, f.size.height)
+                cairo_fill(cr)
+            }
+            set(cr, Palette.pin)
+            cairo_arc(cr, PageLayout.margin + 10, f.minY + f.size.height / 2, 7, 0, 2 * Double.pi)
+            cairo_fill(cr)
+            set(cr, Palette.text)
+            text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18)
+            set(cr, Palette.muted)
+            text(cr, place.detail, x: PageLayout.margin + 32, y: f.minY + 53, size: 14)
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.08)
+            cairo_rectangle(cr, PageLayout.margin, f.maxY - 1, f.size.width - 2 * PageLayout.margin, 1)
+            cairo_fill(cr)
+        }
+    }
+
+    private func drawMoreContent(_ cr: OpaquePointer, _ page: MeridianPage) {
+        let top = page.layout.moreContentTop(rows: page.places.count)
+        set(cr, Palette.text)
+        text(cr, "About the data", x: PageLayout.margin, y: top + 32, size: 22, bold: true)
+        set(cr, Palette.muted)
+        let lines = ["Streets and buildings: OpenStreetMap (ODbL), a central Helsinki extract.",
+                     "Coasts, countries and places: Natural Earth (public domain).",
+                     "Everything is read from MBTiles files on this device; nothing goes online.",
+                     "", "Keyboard: +/- zoom, Tab moves between targets, Return activates,",
+                     "arrows pan the map once it has focus, Page Up/Down and Space scroll."]
+        for (i, line) in lines.enumerated() { text(cr, line, x: PageLayout.margin, y: top + 64 + Double(i) * 24, size: 15) }
+    }
+
+    // MARK: Map
+
+    private func drawMap(_ page: MeridianPage, _ cr: OpaquePointer) {
+        let f = page.mapFrameInWindow
+        guard f.maxY > 0, f.minY < page.layout.windowHeight else { return }
+        cairo_save(cr)
+        roundedRect(cr, f, radius: 12)
+        cairo_clip(cr)
+        if let map {
+            let origin = ScreenPoint(x: f.minX, y: f.minY)
+            let report = synchronousTiles
+                ? map.drawSynchronously(page.camera, into: cr, at: origin)
+                : map.draw(page.camera, into: cr, at: origin, moving: page.isMapMoving)
+            lastFrameComplete = report.isComplete
+        } else {
+            cairo_set_source_rgb(cr, 0.80, 0.86, 0.90)
+            cairo_paint(cr)
+            set(cr, Palette.muted)
+            text(cr, "No map data", x: f.minX + 20, y: f.minY + 40, size: 18)
+        }
+        cairo_translate(cr, f.minX, f.minY)
+        drawPins(page, cr)
+        drawCallout(page, cr)
+        drawButtons(page, cr)
+        if page.hintUntil != nil { drawHint(page, cr) }
+        cairo_restore(cr)
+    }
+
+    private func drawPins(_ page: MeridianPage, _ cr: OpaquePointer) {
+        for pin in page.pinViews where !pin.isHidden {
+            let c = pin.frame.center
+            let selected = page.selectedPin == pin.name
+            let r = PageLayout.pinSize / 2 + (selected ? 3 : 0)
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.25)
+            cairo_arc(cr, c.x + 1, c.y + 2, r, 0, 2 * Double.pi)
+            cairo_fill(cr)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_arc(cr, c.x, c.y, r, 0, 2 * Double.pi)
+            cairo_fill(cr)
+            set(cr, selected ? Palette.pinSelected : Palette.pin)
+            cairo_arc(cr, c.x, c.y, r - 3, 0, 2 * Double.pi)
+            cairo_fill(cr)
+        }
+    }
+
+    private func drawButtons(_ page: MeridianPage, _ cr: OpaquePointer) {
+        for (view, sign) in [(page.zoomIn, "+"), (page.zoomOut, "-")] {
+            let f = view.frame
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.2)
+            roundedRect(cr, Rect(x: f.minX, y: f.minY + 1, width: f.size.width, height: f.size.height), radius: 6)
+            cairo_fill(cr)
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            roundedRect(cr, f, radius: 6)
+            cairo_fill(cr)
+            set(cr, Palette.text)
+            cairo_set_line_width(cr, 2.5)
+            let c = f.center
+            cairo_move_to(cr, c.x - 8, c.y)
+            cairo_line_to(cr, c.x + 8, c.y)
+            if sign == "+" {
+                cairo_move_to(cr, c.x, c.y - 8)
+                cairo_line_to(cr, c.x, c.y + 8)
+            }
+            cairo_stroke(cr)
+        }
+    }
+
+    private func drawCallout(_ page: MeridianPage, _ cr: OpaquePointer) {
+        guard let callout = page.callout else { return }
+        let p = page.camera.screenPoint(of: callout.coordinate)
+        let label = formatCoordinate(callout.coordinate)
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, 14)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cr, label, &extents)
+        let box = Rect(x: p.x - extents.x_advance / 2 - 10, y: p.y - 44, width: extents.x_advance + 20, height: 30)
+        cairo_set_source_rgba(cr, 0.13, 0.20, 0.29, 0.92)
+        roundedRect(cr, box, radius: 8)
+        cairo_fill(cr)
+        cairo_move_to(cr, p.x - 7, box.maxY)
+        cairo_line_to(cr, p.x, p.y - 4)
+        cairo_line_to(cr, p.x + 7, box.maxY)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_move_to(cr, box.minX + 10, box.minY + 20)
+        cairo_show_text(cr, label)
+    }
+
+    private func drawHint(_ page: MeridianPage, _ cr: OpaquePointer) {
+        let size = page.camera.size
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.45)
+        cairo_rectangle(cr, 0, 0, size.width, size.height)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        let message = "Use two fingers to move the map"
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        cairo_set_font_size(cr, 22)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cr, message, &extents)
+        cairo_move_to(cr, (size.width - extents.x_advance) / 2, size.height / 2)
+        cairo_show_text(cr, message)
+    }
+
+    // MARK: Focus and hit areas
+
+    private func drawFocus(_ page: MeridianPage, _ cr: OpaquePointer) {
+        guard let id = page.focusedTarget, let f = page.targetFrameInPage(id) else { return }
+        set(cr, Palette.focus)
+        cairo_set_line_width(cr, 3)
+        roundedRect(cr, Rect(x: f.minX - 3, y: f.minY - 3 - page.scrollY, width: f.size.width + 6, height: f.size.height + 6), radius: 6)
+        cairo_stroke(cr)
+    }
+
+    private func drawHitAreas(_ page: MeridianPage, _ cr: OpaquePointer) {
+        let snapshot = page.snapshot
+        let visiblePins = snapshot.pins.filter { pin in page.pinViews.contains { $0.name == pin.id && !$0.isHidden } }
+        for t in visiblePins + snapshot.targets {
+            let h = t.hitFrame
+            cairo_set_source_rgba(cr, Palette.hitArea.r, Palette.hitArea.g, Palette.hitArea.b, 0.18)
+            cairo_rectangle(cr, h.minX, h.minY, h.size.width, h.size.height)
+            cairo_fill(cr)
+            cairo_set_source_rgba(cr, Palette.hitArea.r, Palette.hitArea.g, Palette.hitArea.b, 0.9)
+            cairo_set_line_width(cr, 1)
+            cairo_rectangle(cr, h.minX + 0.5, h.minY + 0.5, h.size.width - 1, h.size.height - 1)
+            cairo_stroke(cr)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
+
+    private func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cr, size)
+        cairo_move_to(cr, x, y)
+        cairo_show_text(cr, s)
+        cairo_new_path(cr)
+    }
+
+    private func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
+        let k = min(radius, r.size.width / 2, r.size.height / 2)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, r.maxX - k, r.minY + k, k, -Double.pi / 2, 0)
+        cairo_arc(cr, r.maxX - k, r.maxY - k, k, 0, Double.pi / 2)
+        cairo_arc(cr, r.minX + k, r.maxY - k, k, Double.pi / 2, Double.pi)
+        cairo_arc(cr, r.minX + k, r.minY + k, k, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+}
+
+/// "60.17030° N, 24.95220° E", to five decimals (about a metre).
+public func formatCoordinate(_ c: Coordinate) -> String {
+    func f(_ v: Double) -> String {
+        let scaled = (abs(v) * 100_000).rounded()
+        let whole = Int(scaled) / 100_000, frac = Int(scaled) % 100_000
+        let fracText = String(frac)
+        return "\(whole).\(String(repeating: "0", count: 5 - fracText.count))\(fracText)"
+    }
+    return "\(f(c.latitude))° \(c.latitude >= 0 ? "N" : "S"), \(f(c.longitude))° \(c.longitude >= 0 ? "E" : "W")"
+}
