@@ -4,6 +4,7 @@ import Wayland
 /// Runs the app in a window under the current compositor.
 public enum LiveRunner {
     public static func run(_ options: Options) -> Int32 {
+        WaylandClient.routeTerminationSignalsToTheLoop()   // before the tile workers start
         let client: WaylandClient
         do {
             client = try WaylandClient()

@@ -42,6 +42,12 @@ public final class WaylandClient {
     /// What was bound, for `--verbose` and the closing notes: interface → version.
     public private(set) var boundVersions: [String: UInt32] = [:]
 
+    /// Routes SIGTERM and SIGINT to the loop (a clean exit) rather than killing the process.
+    /// Call before any thread starts: threads inherit the blocked set.
+    public static func routeTerminationSignalsToTheLoop() {
+        _ = meridian_block_termination_signals()
+    }
+
     /// Connects to `WAYLAND_DISPLAY` and binds what Meridian needs.
     public init() throws(WaylandError) {
         guard let display = wl_display_connect(nil) else {

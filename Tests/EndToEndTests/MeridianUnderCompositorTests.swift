@@ -6,10 +6,10 @@ import XCTest
 /// touchpad gestures injected by the compositor, checked by pixels read back from the
 /// compositor and by the state the binary reports when it closes.
 final class MeridianUnderCompositorTests: XCTestCase {
-    /// The placeholder scene's marker colours (Sources/MeridianApp/Scene.swift).
+    /// The --show-touches marker colours (Sources/MeridianApp/TouchOverlay.swift) and the page header.
     static let touchMarker = RGBA(r: 217, g: 26, b: 38)
     static let pointerMarker = RGBA(r: 26, g: 77, b: 217)
-    static let page = RGBA(r: 245, g: 242, b: 235)
+    static let header = RGBA(r: 33, g: 51, b: 74)
 
     struct Session {
         let compositor: TestCompositor
@@ -21,7 +21,7 @@ final class MeridianUnderCompositorTests: XCTestCase {
     private func start(width: Int = 600, height: Int = 900, record: Bool = false) throws -> Session {
         let compositor = try TestCompositor(width: width, height: height, kiosk: true)
         let stateFile = compositor.runtimeDirectory + "/state.json"
-        var arguments = ["--verbose", "--state-out", stateFile]
+        var arguments = ["--verbose", "--show-touches", "--state-out", stateFile]
         if record { arguments += ["--record", compositor.runtimeDirectory + "/live.trace"] }
         let app = try compositor.spawnClient(executable: try PackagePaths.meridianExecutable(), arguments: arguments)
         try compositor.waitMap()
@@ -52,7 +52,8 @@ final class MeridianUnderCompositorTests: XCTestCase {
     func testTheWindowFillsTheKioskOutputAndBindsWhatItImplements() throws {
         let s = try start()
         let shot = try s.compositor.screenshot()
-        XCTAssertTrue(shot.pixel(x: 300, y: 600).isClose(to: Self.page), "the page fills the output: \(shot.pixel(x: 300, y: 600))")
+        XCTAssertTrue(shot.pixel(x: 10, y: 10).isClose(to: Self.header), "the page's header is at the output's top: \(shot.pixel(x: 10, y: 10))")
+        XCTAssertTrue(shot.pixel(x: 590, y: 10).isClose(to: Self.header), "and spans its width")
         let state = try finish(s)
         let window = try XCTUnwrap(state["window"] as? [String: Any])
         XCTAssertEqual(window["width"] as? Int, 600)
@@ -73,7 +74,7 @@ final class MeridianUnderCompositorTests: XCTestCase {
         try inject(s, ["motion 0 200 260", "frame"])
         shot = try s.compositor.screenshot()
         XCTAssertTrue(shot.pixel(x: 200, y: 260).isClose(to: Self.touchMarker), "the marker moved with the finger")
-        XCTAssertTrue(shot.pixel(x: 150 - 20, y: 200 - 20).isClose(to: Self.page), "and left its old place")
+        XCTAssertFalse(shot.pixel(x: 150 - 20, y: 200 - 20).isClose(to: Self.touchMarker, tolerance: 10), "and left its old place")
         try inject(s, ["up 0", "up 1", "frame"])
         shot = try s.compositor.screenshot()
         XCTAssertEqual(shot.count(of: Self.touchMarker, tolerance: 10), 0, "no marker once every finger is up")
@@ -156,6 +157,7 @@ final class MeridianUnderCompositorTests: XCTestCase {
 
     func testAnIdleWindowCommitsNothingAndNeverWakesUp() throws {
         let s = try start()
+        try s.compositor.waitIdle(quiet: 1.0, timeout: 20)   // every map tile drawn and shown
         let commits = try s.compositor.commits()
         let switches = try contextSwitches(s.app.pid)
         try s.compositor.sleep(1.5)
@@ -200,12 +202,14 @@ final class MeridianUnderCompositorTests: XCTestCase {
         let trace = dir + "/live.trace"
         try inject(s, ["down 0 150 200", "down 1 400 600", "frame"])
         try inject(s, ["motion 0 180 260", "motion 1 420 650", "frame"])
+        try inject(s, ["up 1", "frame"])
         try inject(s, ["pointer-move 300 300"])
+        try s.compositor.waitIdle(quiet: 0.5, timeout: 15)   // any glide and every tile settled
         let live = try s.compositor.screenshot()
         _ = try finish(s)
         let replayed = dir + "/replayed.png"
         let headless = try s.compositor.spawnClient(executable: try PackagePaths.meridianExecutable(), arguments: [
-            "--headless", "--replay", trace, "--size", "600x900", "--screenshot", replayed])
+            "--headless", "--replay", trace, "--size", "600x900", "--screenshot", replayed, "--show-touches"])
         XCTAssertEqual(try headless.waitForExit(timeout: 20), .exited(0), headless.standardError)
         let picture = try Image(contentsOfPNG: replayed)
         XCTAssertEqual(picture.width, live.width)

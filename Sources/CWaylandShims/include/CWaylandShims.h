@@ -29,6 +29,10 @@ int meridian_create_shm_file(size_t size);
  * main loop can end cleanly from poll; returns -1 on failure. */
 int meridian_termination_signal_fd(void);
 
+/* Blocks SIGTERM and SIGINT in the calling thread and every thread it starts afterwards, so
+ * they can only arrive through the signalfd. Call before starting any thread. */
+int meridian_block_termination_signals(void);
+
 /* The name of an interface, for error messages. */
 static inline const char *meridian_proxy_class(void *proxy) { return wl_proxy_get_class((struct wl_proxy *)proxy); }
 
