@@ -10,6 +10,7 @@ final class LongPressTests: XCTestCase {
 
     override func setUp() { input = Driver(root: root) }
 
+    @discardableResult
     private func addLongPress(taps: Int = 0, duration: Double = GestureConstants.longPressDuration,
                               name: String = "press") -> LongPressGestureRecognizer {
         let press = LongPressGestureRecognizer(name: name, taps: taps, minimumPressDuration: duration)
