@@ -29,10 +29,6 @@ extension GestureSystem {
     /// Returns true when the recognizer's state changed.
     func decide(_ r: GestureRecognizer) -> Bool {
         guard let target = r.pending, r.state == .possible else { return false }
-        if let veto = r.shouldBegin, !veto(r) {
-            r.fail()
-            return true
-        }
         if r.requiredToFail.contains(where: { $0.state.isActive || $0.state == .ended }) {
             r.fail()
             return true
@@ -50,6 +46,11 @@ extension GestureSystem {
         if target == .began, let until = graceWait(for: r) {
             r.graceDeadline = until
             return false
+        }
+        // Asked once, at the moment it would really leave `possible` (as UIKit does).
+        if let shouldBegin = r.shouldBegin, !shouldBegin(r) {
+            r.fail()
+            return true
         }
         commit(r, target)
         return true

@@ -50,7 +50,12 @@ final class ArenaTests: XCTestCase {
     func testAVetoedGestureFailsAndLeavesTheTouchToOthers() {
         let a = PanGestureRecognizer(name: "a")
         let b = PanGestureRecognizer(name: "b")
-        a.shouldBegin = { _ in false }
+        var asked = 0
+        a.shouldBegin = { _ in
+            asked += 1
+            return false
+        }
+        defer { XCTAssertEqual(asked, 1) }
         root.addGestureRecognizer(a)
         root.addGestureRecognizer(b)
         recorder.watch(a, b)

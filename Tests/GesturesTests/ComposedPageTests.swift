@@ -23,6 +23,15 @@ final class ComposedPageTests: XCTestCase {
         XCTAssertEqual(page.log, [])
     }
 
+    func testOffTheMapThePageScrollsAtTheFirstMovePastTheSlop() {
+        var beganAt: Double?
+        page.pageScroll.onStateChange = { [unowned self] r in if r.state == .began { beganAt = input.time } }
+        input.down(0, 400, 1150)
+        input.wait(8)
+        input.move(0, 400, 1150 - GestureConstants.touchSlop - 1)
+        XCTAssertEqual(beganAt, 8, "nothing on the list needs a second finger, so nothing waits")
+    }
+
     func testOneFingerDragOnTheMapScrollsThePageNotTheMap() {
         input.down(0, mapSpot.x, mapSpot.y)
         input.drag(0, by: 0, -150, steps: 15)
