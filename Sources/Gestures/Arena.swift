@@ -17,7 +17,9 @@
 /// 5. Two recognizers may run together when either names the other in
 ///    `recognizeSimultaneously(with:)` or either's `shouldRecognizeSimultaneously` says yes.
 /// 6. At the end of every frame and timer, recognizers in a terminal state are reset to
-///    `possible` and forget their touches; touches still down are not handed back to them.
+///    `possible` and forget their touches; touches still down are not handed back to them,
+///    except that a recognizer that recognized (or was waiting to) gets a touch that landed
+///    meanwhile, if no running gesture owns it: a new tap may start with it.
 extension GestureSystem {
     /// A recognizer asks to leave `possible` for `target` (`.began` or `.ended`).
     func request(_ r: GestureRecognizer, _ target: GestureState) {

@@ -242,6 +242,15 @@ public final class GestureSystem {
         participants.insert(r, at: i)
     }
 
+    /// Whether a running gesture that may not run with `r` has `touch`: then `r` must not get it.
+    private func isOwned(_ touch: Touch, against r: GestureRecognizer) -> Bool {
+        for s in participants where s.state.isActive && !s.isObserver
+            && s.touches.contains(where: { $0.serial == touch.serial }) && !canRecognizeSimultaneously(r, s) {
+            return true
+        }
+        return false
+    }
+
     /// Runs the hand-over of touches kept for reset recognizers.
     func deliverLaterOffers() -> Bool {
         guard !laterOffers.isEmpty else { return false }
@@ -253,7 +262,7 @@ public final class GestureSystem {
             guard r.state == .possible, r.pending == nil, r.touches.isEmpty,
                   let touch = activeTouches.first(where: { $0.serial == serial }),
                   let view = r.view, let hit = root.hitTest(windowPoint: touch.startLocation),
-                  view.isAncestor(of: hit) else { continue }
+                  view.isAncestor(of: hit), !isOwned(touch, against: r) else { continue }
             offer(touch, to: r, hitView: hit)
             if r.touches.contains(where: { $0.serial == serial }) {
                 r.frameEnded(time: now)
