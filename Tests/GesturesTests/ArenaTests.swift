@@ -6,9 +6,7 @@ import XCTest
 final class ArenaTests: XCTestCase {
     private let root = makeWindow()
     private let recorder = Recorder()
-    private var input: Driver!
-
-    override func setUp() { input = Driver(root: root) }
+    private lazy var input = Driver(root: root)
 
     func testTheDeeperViewsGestureWinsAndKeepsItsTouch() {
         let slider = addView("slider", Rect(x: 0, y: 0, width: 400, height: 60), to: root)

@@ -4,13 +4,8 @@ import XCTest
 
 /// The five defining behaviours on the whole demo page (ComposedPage.swift).
 final class ComposedPageTests: XCTestCase {
-    private var page: ComposedPage!
-    private var input: Driver!
-
-    override func setUp() {
-        page = ComposedPage()
-        input = Driver(root: page.window)
-    }
+    private let page = ComposedPage()
+    private lazy var input = Driver(root: page.window)
 
     /// An empty spot of the map, in the window.
     private var mapSpot: Point { page.inWindow(map: Point(x: 100, y: 300)) }

@@ -6,9 +6,7 @@ import XCTest
 final class LongPressTests: XCTestCase {
     private let root = makeWindow()
     private let recorder = Recorder()
-    private var input: Driver!
-
-    override func setUp() { input = Driver(root: root) }
+    private lazy var input = Driver(root: root)
 
     @discardableResult
     private func addLongPress(taps: Int = 0, duration: Double = GestureConstants.longPressDuration,
