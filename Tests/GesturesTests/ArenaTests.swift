@@ -93,6 +93,24 @@ final class ArenaTests: XCTestCase {
                        "everything moved while waiting counts")
     }
 
+    func testWhenTheSecondFingerComesInTimeTheDeeperGestureGetsTheTouches() {
+        // The ancestor's pan takes any number of fingers, so only the wait decides the race.
+        let map = addView("map", Rect(x: 0, y: 400, width: 800, height: 400), to: root)
+        let mapPan = PanGestureRecognizer(name: "map", minimumTouches: 2, maximumTouches: 2)
+        map.addGestureRecognizer(mapPan)
+        let page = PanGestureRecognizer(name: "page")
+        root.addGestureRecognizer(page)
+        recorder.watch(mapPan, page)
+        input.down(0, 100, 600)
+        input.drag(0, by: 0, -30, steps: 3, stepMs: 10)
+        XCTAssertEqual(recorder.visible, [], "the page waits")
+        input.down(1, 200, 600)
+        input.dragTogether([(0, 0, -40), (1, 0, -40)])
+        input.up(0)
+        input.up(1)
+        XCTAssertEqual(recorder.visible, ["map began", "map ended"])
+    }
+
     func testAQuickFlickLiftedDuringTheWaitStillScrolls() {
         let map = addView("map", Rect(x: 0, y: 400, width: 800, height: 400), to: root)
         map.addGestureRecognizer(PanGestureRecognizer(name: "map", minimumTouches: 2, maximumTouches: 2))
