@@ -10,14 +10,17 @@
 /// 3. A request is held back while a recognizer it requires to fail is still undecided, and
 ///    while it is an ancestor's gesture and a gesture on a deeper view that shares its touch
 ///    needs more fingers, for at most `secondFingerGraceWindow` ms after its first touch
-///    (a one-finger page scroll waits for the second finger of a map pinch).
+///    (a one-finger page scroll waits for the second finger of a map pinch). If that deeper
+///    gesture gets its fingers in time, the waiting one fails: the deeper one won the race.
 /// 4. When a request goes through, every other recognizer that shares a touch with it and may
 ///    not run with it fails, and so does every recognizer that required it to fail.
 ///    Observers neither make others fail nor are made to fail.
 /// 5. Two recognizers may run together when either names the other in
 ///    `recognizeSimultaneously(with:)` or either's `shouldRecognizeSimultaneously` says yes.
 /// 6. At the end of every frame and timer, recognizers in a terminal state are reset to
-///    `possible` and forget their touches; touches still down are not handed back to them.
+///    `possible` and forget their touches; touches still down are not handed back to them,
+///    except that a recognizer that recognized (or was waiting to) gets a touch that landed
+///    meanwhile, if no running gesture owns it: a new tap may start with it.
 extension GestureSystem {
     /// A recognizer asks to leave `possible` for `target` (`.began` or `.ended`).
     func request(_ r: GestureRecognizer, _ target: GestureState) {
@@ -29,10 +32,6 @@ extension GestureSystem {
     /// Returns true when the recognizer's state changed.
     func decide(_ r: GestureRecognizer) -> Bool {
         guard let target = r.pending, r.state == .possible else { return false }
-        if let veto = r.shouldBegin, !veto(r) {
-            r.fail()
-            return true
-        }
         if r.requiredToFail.contains(where: { $0.state.isActive || $0.state == .ended }) {
             r.fail()
             return true
@@ -47,25 +46,51 @@ extension GestureSystem {
         if r.requiredToFail.contains(where: { $0.state == .possible && !$0.isIdle }) {
             return false
         }
-        if target == .began, let until = graceWait(for: r) {
-            r.graceDeadline = until
-            return false
+        if target == .began {
+            switch secondFingerWait(for: r) {
+            case .wait(let until):
+                r.graceDeadline = until
+                return false
+            case .yield:
+                r.fail()
+                return true
+            case .go:
+                break
+            }
+        }
+        // Asked once, at the moment it would really leave `possible` (as UIKit does).
+        if let shouldBegin = r.shouldBegin, !shouldBegin(r) {
+            r.fail()
+            return true
         }
         commit(r, target)
         return true
     }
 
-    /// Until when `r` must wait for a deeper gesture that needs more fingers, or nil.
-    private func graceWait(for r: GestureRecognizer) -> Double? {
-        guard !r.isObserver, !r.waivesGrace, let first = r.firstTouchTime, let rView = r.view else { return nil }
+    /// What the second-finger grace window says about `r` beginning now.
+    private enum SecondFingerWait {
+        /// Hold back until this time: a deeper gesture on the same finger needs more fingers.
+        case wait(until: Double)
+        /// The deeper gesture it waited for got its fingers in time: it takes the touches.
+        case yield
+        case go
+    }
+
+    private func secondFingerWait(for r: GestureRecognizer) -> SecondFingerWait {
+        guard !r.isObserver, !r.waivesGrace, let first = r.firstTouchTime, let rView = r.view else { return .go }
         let until = first + GestureConstants.secondFingerGraceWindow
-        guard now < until else { return nil }
-        for s in participants where s !== r && s.state == .possible && !s.isObserver && s.wantsMoreTouches {
-            guard let sView = s.view, sView !== rView, rView.isAncestor(of: sView),
-                  sharesCurrentTouch(r, s), !canRecognizeSimultaneously(r, s) else { continue }
-            return until
+        guard now < until else { return .go }
+        func competes(_ s: GestureRecognizer) -> Bool {
+            guard s !== r, s.state == .possible, !s.isObserver, let sView = s.view, sView !== rView,
+                  rView.isAncestor(of: sView) else { return false }
+            return sharesCurrentTouch(r, s) && !canRecognizeSimultaneously(r, s)
         }
-        return nil
+        if let waited = r.waitingFor, competes(waited), !waited.wantsMoreTouches { return .yield }
+        for s in participants where s.wantsMoreTouches && competes(s) {
+            r.waitingFor = s
+            return .wait(until: until)
+        }
+        return .go
     }
 
     private func commit(_ r: GestureRecognizer, _ target: GestureState) {

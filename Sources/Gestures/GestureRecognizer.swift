@@ -76,6 +76,8 @@ public class GestureRecognizer {
     var depth = 0
     /// Set when the gesture's touches lifted while it waited for a second finger: decide now.
     var waivesGrace = false
+    /// The deeper gesture this one holds back for during the second-finger grace window.
+    var waitingFor: GestureRecognizer?
 
     public init(name: String = "") {
         self.name = name
@@ -186,6 +188,7 @@ public class GestureRecognizer {
         seenSerials.removeAll(keepingCapacity: true)
         startView = nil
         waivesGrace = false
+        waitingFor = nil
         resetState()
     }
 

@@ -24,8 +24,10 @@ public final class GestureSystem {
     var laterOffers: [(recognizer: GestureRecognizer, serial: UInt64)] = []
 
     private var nextSerial: UInt64 = 0
-    private var pointerPosition: Point?
-    private var mouseSerial: UInt64?
+    /// Where the pointer is, or nil while it is outside the surface.
+    var pointerPosition: Point?
+    /// The touch standing for the held left button.
+    var mouseSerial: UInt64?
     private var handling = false
 
     public init(root: GestureView) {
@@ -97,7 +99,7 @@ public final class GestureSystem {
 
     // MARK: Touches
 
-    private func touchDown(id: Int32, kind: TouchKind, at p: Point) {
+    func touchDown(id: Int32, kind: TouchKind, at p: Point) {
         if let old = activeTouches.first(where: { $0.id == id && $0.kind == kind }) {
             // A second down for an id that never went up: end the old touch where it was first,
             // so no id is ever owned twice.
@@ -132,7 +134,7 @@ public final class GestureSystem {
         r.touchBegan(touch, time: now)
     }
 
-    private func touchMoved(id: Int32, kind: TouchKind, to p: Point) {
+    func touchMoved(id: Int32, kind: TouchKind, to p: Point) {
         guard let i = activeTouches.firstIndex(where: { $0.id == id && $0.kind == kind }) else { return }
         activeTouches[i].location = p
         activeTouches[i].time = now
@@ -145,7 +147,7 @@ public final class GestureSystem {
         }
     }
 
-    private func touchUp(id: Int32, kind: TouchKind, at p: Point) {
+    func touchUp(id: Int32, kind: TouchKind, at p: Point) {
         guard let i = activeTouches.firstIndex(where: { $0.id == id && $0.kind == kind }) else { return }
         var touch = activeTouches.remove(at: i)
         touch.location = p
@@ -158,7 +160,7 @@ public final class GestureSystem {
         }
     }
 
-    private func touchCancelled(serial: UInt64) {
+    func touchCancelled(serial: UInt64) {
         guard let i = activeTouches.firstIndex(where: { $0.serial == serial }) else { return }
         let touch = activeTouches.remove(at: i)
         for r in participants {
@@ -166,34 +168,6 @@ public final class GestureSystem {
             r.touches.remove(at: j)
             r.lastLocation = touch.location
             r.touchCancelled(touch, time: now)
-        }
-    }
-
-    // MARK: Mouse
-
-    /// The left button held down is a touch of kind `.mouse`; the other buttons, wheel and
-    /// axis events are the UI's business.
-    private func handlePointer(_ f: PointerFrame) {
-        if let p = f.entered { pointerPosition = p }
-        if let p = f.moved {
-            pointerPosition = p
-            if mouseSerial != nil { touchMoved(id: -1, kind: .mouse, to: p) }
-        }
-        for (button, pressed) in f.buttons where button == .left {
-            if pressed, mouseSerial == nil, let p = pointerPosition {
-                touchDown(id: -1, kind: .mouse, at: p)
-                mouseSerial = activeTouches.last?.serial
-            } else if !pressed, mouseSerial != nil {
-                touchUp(id: -1, kind: .mouse, at: pointerPosition ?? .zero)
-                mouseSerial = nil
-            }
-        }
-        if f.left {
-            // The compositor keeps the pointer while a button is held, so leaving with the button
-            // down means we lost it: cancel rather than invent a release position.
-            if let s = mouseSerial { touchCancelled(serial: s) }
-            mouseSerial = nil
-            pointerPosition = nil
         }
     }
 
@@ -242,6 +216,15 @@ public final class GestureSystem {
         participants.insert(r, at: i)
     }
 
+    /// Whether a running gesture that may not run with `r` has `touch`: then `r` must not get it.
+    private func isOwned(_ touch: Touch, against r: GestureRecognizer) -> Bool {
+        for s in participants where s.state.isActive && !s.isObserver
+            && s.touches.contains(where: { $0.serial == touch.serial }) && !canRecognizeSimultaneously(r, s) {
+            return true
+        }
+        return false
+    }
+
     /// Runs the hand-over of touches kept for reset recognizers.
     func deliverLaterOffers() -> Bool {
         guard !laterOffers.isEmpty else { return false }
@@ -253,7 +236,7 @@ public final class GestureSystem {
             guard r.state == .possible, r.pending == nil, r.touches.isEmpty,
                   let touch = activeTouches.first(where: { $0.serial == serial }),
                   let view = r.view, let hit = root.hitTest(windowPoint: touch.startLocation),
-                  view.isAncestor(of: hit) else { continue }
+                  view.isAncestor(of: hit), !isOwned(touch, against: r) else { continue }
             offer(touch, to: r, hitView: hit)
             if r.touches.contains(where: { $0.serial == serial }) {
                 r.frameEnded(time: now)

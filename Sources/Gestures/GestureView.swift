@@ -117,6 +117,18 @@ public final class GestureView {
         convert(fromWindow: other?.convert(toWindow: p) ?? p)
     }
 
+    /// Where the view is drawn, in window coordinates (for the state dump's `frame`).
+    public var frameInWindow: Rect {
+        Rect(origin: convert(toWindow: boundsOrigin), size: frame.size)
+    }
+
+    /// Where touches land on this view, in window coordinates (the state dump's `hitFrame`,
+    /// and what `--show-hit-areas` draws). Clipping by ancestors is not applied.
+    public var hitFrameInWindow: Rect {
+        let r = hitRect
+        return Rect(origin: convert(toWindow: r.origin), size: r.size)
+    }
+
     /// Whether touches on this view can ever reach a recognizer in its subtree.
     var isInteractive: Bool { !isHidden && isEnabled && isUserInteractionEnabled }
 }

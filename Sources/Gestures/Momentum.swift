@@ -32,7 +32,7 @@ public struct Momentum: Sendable, Equatable {
         initialVelocity = velocity * (capped / speed)
         startTime = time
         self.timeConstant = timeConstant
-        duration = timeConstant * (capped / max(minimumVelocity, 1e-9)).logOfSelf
+        duration = timeConstant * log(capped / max(minimumVelocity, 1e-9))
     }
 
     public var endTime: Double { startTime + duration }
@@ -40,7 +40,7 @@ public struct Momentum: Sendable, Equatable {
     /// Displacement from the release position at `time` (ms); constant after `endTime`.
     public func offset(at time: Double) -> Point {
         let t = min(max(time - startTime, 0), duration)
-        let travelled = timeConstant / 1000 * (1 - (-t / timeConstant).expOfSelf)
+        let travelled = timeConstant / 1000 * (1 - exp(-t / timeConstant))
         return initialVelocity * travelled
     }
 
@@ -51,13 +51,8 @@ public struct Momentum: Sendable, Equatable {
     public func velocity(at time: Double) -> Point {
         let t = time - startTime
         guard t < duration else { return .zero }
-        return initialVelocity * (-max(t, 0) / timeConstant).expOfSelf
+        return initialVelocity * exp(-max(t, 0) / timeConstant)
     }
 
     public func isFinished(at time: Double) -> Bool { time >= endTime }
-}
-
-extension Double {
-    fileprivate var logOfSelf: Double { log(self) }
-    fileprivate var expOfSelf: Double { exp(self) }
 }

@@ -6,9 +6,7 @@ import XCTest
 final class ArenaTests: XCTestCase {
     private let root = makeWindow()
     private let recorder = Recorder()
-    private var input: Driver!
-
-    override func setUp() { input = Driver(root: root) }
+    private lazy var input = Driver(root: root)
 
     func testTheDeeperViewsGestureWinsAndKeepsItsTouch() {
         let slider = addView("slider", Rect(x: 0, y: 0, width: 400, height: 60), to: root)
@@ -50,7 +48,12 @@ final class ArenaTests: XCTestCase {
     func testAVetoedGestureFailsAndLeavesTheTouchToOthers() {
         let a = PanGestureRecognizer(name: "a")
         let b = PanGestureRecognizer(name: "b")
-        a.shouldBegin = { _ in false }
+        var asked = 0
+        a.shouldBegin = { _ in
+            asked += 1
+            return false
+        }
+        defer { XCTAssertEqual(asked, 1) }
         root.addGestureRecognizer(a)
         root.addGestureRecognizer(b)
         recorder.watch(a, b)
@@ -88,6 +91,24 @@ final class ArenaTests: XCTestCase {
         XCTAssertEqual(beganAt, GestureConstants.secondFingerGraceWindow)
         XCTAssertEqual(page.translation(in: nil).y, -(120 - GestureConstants.touchSlop), accuracy: 1e-9,
                        "everything moved while waiting counts")
+    }
+
+    func testWhenTheSecondFingerComesInTimeTheDeeperGestureGetsTheTouches() {
+        // The ancestor's pan takes any number of fingers, so only the wait decides the race.
+        let map = addView("map", Rect(x: 0, y: 400, width: 800, height: 400), to: root)
+        let mapPan = PanGestureRecognizer(name: "map", minimumTouches: 2, maximumTouches: 2)
+        map.addGestureRecognizer(mapPan)
+        let page = PanGestureRecognizer(name: "page")
+        root.addGestureRecognizer(page)
+        recorder.watch(mapPan, page)
+        input.down(0, 100, 600)
+        input.drag(0, by: 0, -30, steps: 3, stepMs: 10)
+        XCTAssertEqual(recorder.visible, [], "the page waits")
+        input.down(1, 200, 600)
+        input.dragTogether([(0, 0, -40), (1, 0, -40)])
+        input.up(0)
+        input.up(1)
+        XCTAssertEqual(recorder.visible, ["map began", "map ended"])
     }
 
     func testAQuickFlickLiftedDuringTheWaitStillScrolls() {

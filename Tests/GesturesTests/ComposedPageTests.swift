@@ -4,13 +4,8 @@ import XCTest
 
 /// The five defining behaviours on the whole demo page (ComposedPage.swift).
 final class ComposedPageTests: XCTestCase {
-    private var page: ComposedPage!
-    private var input: Driver!
-
-    override func setUp() {
-        page = ComposedPage()
-        input = Driver(root: page.window)
-    }
+    private let page = ComposedPage()
+    private lazy var input = Driver(root: page.window)
 
     /// An empty spot of the map, in the window.
     private var mapSpot: Point { page.inWindow(map: Point(x: 100, y: 300)) }
@@ -21,6 +16,15 @@ final class ComposedPageTests: XCTestCase {
         XCTAssertEqual(page.scrollY, 188, accuracy: 1e-9, "200 px drag minus the 12 px slop")
         input.up(0)
         XCTAssertEqual(page.log, [])
+    }
+
+    func testOffTheMapThePageScrollsAtTheFirstMovePastTheSlop() {
+        var beganAt: Double?
+        page.pageScroll.onStateChange = { [unowned self] r in if r.state == .began { beganAt = input.time } }
+        input.down(0, 400, 1150)
+        input.wait(8)
+        input.move(0, 400, 1150 - GestureConstants.touchSlop - 1)
+        XCTAssertEqual(beganAt, 8, "nothing on the list needs a second finger, so nothing waits")
     }
 
     func testOneFingerDragOnTheMapScrollsThePageNotTheMap() {

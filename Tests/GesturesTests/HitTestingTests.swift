@@ -43,6 +43,16 @@ final class HitTestingTests: XCTestCase {
         XCTAssertEqual(row.convert(toWindow: Point(x: 400, y: 20)), Point(x: 400, y: 40))
     }
 
+    func testFramesInWindowFollowScrolling() {
+        let root = makeWindow()
+        let page = addView("page", Rect(x: 0, y: 0, width: 800, height: 1280), to: root)
+        let button = addView("button", Rect(x: 100, y: 500, width: 24, height: 24), to: page)
+        button.hitInsets = EdgeInsets.enlarging(button.frame.size, toAtLeast: 48)
+        page.boundsOrigin.y = 200
+        XCTAssertEqual(button.frameInWindow, Rect(x: 100, y: 300, width: 24, height: 24))
+        XCTAssertEqual(button.hitFrameInWindow, Rect(x: 88, y: 288, width: 48, height: 48))
+    }
+
     func testTapTenPixelsOutsideAnEnlargedButtonStillHitsIt() {
         let root = makeWindow()
         let button = addView("button", Rect(x: 100, y: 100, width: 24, height: 24), to: root)

@@ -6,10 +6,9 @@ import XCTest
 final class LongPressTests: XCTestCase {
     private let root = makeWindow()
     private let recorder = Recorder()
-    private var input: Driver!
+    private lazy var input = Driver(root: root)
 
-    override func setUp() { input = Driver(root: root) }
-
+    @discardableResult
     private func addLongPress(taps: Int = 0, duration: Double = GestureConstants.longPressDuration,
                               name: String = "press") -> LongPressGestureRecognizer {
         let press = LongPressGestureRecognizer(name: name, taps: taps, minimumPressDuration: duration)

@@ -6,9 +6,7 @@ import XCTest
 final class PanTests: XCTestCase {
     private let root = makeWindow()
     private let recorder = Recorder()
-    private var input: Driver!
-
-    override func setUp() { input = Driver(root: root) }
+    private lazy var input = Driver(root: root)
 
     func testTheFirstScrollDeltaExcludesTheSlop() {
         let pan = PanGestureRecognizer(name: "pan")

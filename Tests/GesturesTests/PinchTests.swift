@@ -7,12 +7,11 @@ final class PinchTests: XCTestCase {
     private let root = makeWindow()
     private let recorder = Recorder()
     private let pinch = PinchGestureRecognizer(name: "pinch")
-    private var input: Driver!
+    private lazy var input = Driver(root: root)
 
     override func setUp() {
         root.addGestureRecognizer(pinch)
         recorder.watch(pinch)
-        input = Driver(root: root)
     }
 
     func testScaleIsTheFingerDistanceRelativeToTouchDownAroundTheirMidpoint() {

@@ -8,11 +8,10 @@ final class TapTests: XCTestCase {
     private let recorder = Recorder()
     private let doubleTap = TapGestureRecognizer(name: "double", taps: 2)
     private let singleTap = TapGestureRecognizer(name: "single")
-    private var input: Driver!
+    private lazy var input = Driver(root: root)
 
     override func setUp() {
         root.addGestureRecognizer(doubleTap)
-        input = Driver(root: root)
         recorder.watch(doubleTap, singleTap)
     }
 
