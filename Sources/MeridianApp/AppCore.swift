@@ -1,5 +1,6 @@
 import CCairo
 import Geo
+import Gestures
 import Input
 import UI
 
@@ -48,15 +49,20 @@ final class AppCore {
 
     /// Tiles finished on the workers: draw again.
     func tilesReady() {
-        if renderer.map?.cache.takeNewTiles() == true { page.invalidate() }
+        if renderer.map?.cache.takeNewTiles() == true { page.invalidateMap() }
     }
 
     var tileWakeupDescriptor: Int32? { renderer.map?.cache.readyFileDescriptor }
 
-    /// Draws the window into `cr`, already scaled to logical px.
-    func draw(_ cr: OpaquePointer) {
+    /// Draws the window into `cr`, already scaled to logical px. Returns the logical region that
+    /// changed since the previous frame (nil: all of it), for the compositor's damage.
+    @discardableResult
+    func draw(_ cr: OpaquePointer) -> Gestures.Rect? {
+        // Markers move anywhere over the page: with them on, the whole window is damaged.
+        let damage = overlay.needsFrame ? nil : page.pendingDamage
         renderer.draw(page, into: cr)
         overlay.draw(cr)
         // Live: tiles still missing are queued; their arrival wakes the loop through the pipe.
+        return damage
     }
 }

@@ -75,8 +75,11 @@ final class LiveApp: WaylandApp {
 
     func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
               geometry: WindowGeometry) -> [PixelRect]? {
-        Canvas.draw(core, into: pixels, width: width, height: height, stride: stride, scale: geometry.scale)
-        return nil
+        guard let changed = Canvas.draw(core, into: pixels, width: width, height: height, stride: stride,
+                                        scale: geometry.scale)
+        else { return nil }
+        guard let r = Canvas.pixelRect(changed, scale: geometry.scale, width: width, height: height) else { return [] }
+        return [PixelRect(x: r.x, y: r.y, width: r.w, height: r.h)]
     }
 
     var nextDeadline: Double? { core.nextDeadline }

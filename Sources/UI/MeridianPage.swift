@@ -50,6 +50,8 @@ public final class MeridianPage {
 
     public private(set) var now = 0.0
     private var dirty = true
+    /// What changed since the last frame: nil while everything must be redrawn.
+    private var dirtyRect: Rect?
 
     // Recognizers, named for what they do.
     let pageScroll = PanGestureRecognizer(name: "pageScroll", maximumTouches: 1)
@@ -161,7 +163,7 @@ public final class MeridianPage {
         guard c != camera else { return }
         camera = c
         layoutPins()
-        invalidate()
+        invalidateMap()
     }
 
     public func resize(width: Double, height: Double) {
@@ -184,8 +186,28 @@ public final class MeridianPage {
 
     // MARK: Frames and time
 
-    /// Something visible changed: the next frame should show it.
-    public func invalidate() { dirty = true }
+    /// Something visible changed: the next frame should show it, all of it.
+    public func invalidate() {
+        dirty = true
+        dirtyRect = nil
+    }
+
+    /// Only the map changed (camera, pins, hint, callout): damage just its frame.
+    public func invalidateMap() {
+        let wasClean = !dirty
+        dirty = true
+        let m = mapFrameInWindow
+        if wasClean {
+            dirtyRect = m
+        } else if let r = dirtyRect {
+            let x0 = min(r.minX, m.minX), y0 = min(r.minY, m.minY)
+            dirtyRect = Rect(x: x0, y: y0, width: max(r.maxX, m.maxX) - x0, height: max(r.maxY, m.maxY) - y0)
+        }
+    }
+
+    /// The window region the next frame changes, in logical px; nil means all of it. Read it
+    /// before drawing: drawing the frame clears it.
+    public var pendingDamage: Rect? { dirty ? dirtyRect : Rect.zero }
 
     /// True while the page or the map is moving by itself (a glide, a bounce, an animated zoom).
     public var isAnimating: Bool { scrollMotion != nil || cameraAnimation != nil || mapFling != nil }
@@ -199,7 +221,10 @@ public final class MeridianPage {
     public var needsFrame: Bool { dirty || isAnimating }
 
     /// Called by the renderer once a frame has been drawn.
-    public func frameDrawn() { dirty = false }
+    public func frameDrawn() {
+        dirty = false
+        dirtyRect = nil
+    }
 
     /// The next time something happens without input: a gesture timer, the hint or callout going away.
     public var nextDeadline: Double? {
@@ -213,11 +238,11 @@ public final class MeridianPage {
         stepAnimations()
         if let h = hintUntil, h <= now {
             hintUntil = nil
-            invalidate()
+            invalidateMap()
         }
         if let c = callout, c.until <= now {
             callout = nil
-            invalidate()
+            invalidateMap()
         }
     }
 

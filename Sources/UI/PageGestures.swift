@@ -99,12 +99,12 @@ extension MeridianPage {
                 let p = pan.location(in: map) + grabOffset
                 pinCoordinates[pin.name] = camera.coordinate(at: ScreenPoint(x: p.x, y: p.y))
                 layoutPins()
-                invalidate()
+                invalidateMap()
             case .ended:
                 if let c = pinCoordinates[pin.name] {
                     record("pinDragEnded", [("id", .text(pin.name)), ("lat", .number(c.latitude)), ("lon", .number(c.longitude))])
                 }
-                invalidate()
+                invalidateMap()
             default:
                 break
             }
@@ -128,6 +128,7 @@ extension MeridianPage {
             if let v = pan.startView, v === map || map.isAncestor(of: v) {
                 hintUntil = now + MeridianPage.hintDuration
                 record("cooperativeHint")
+                invalidateMap()
             }
             fallthrough
         case .changed:
@@ -241,9 +242,10 @@ extension MeridianPage {
         let w = map.convert(toWindow: p)
         record("mapTap", [("x", .number(w.x)), ("y", .number(w.y)), ("lat", .number(c.latitude)), ("lon", .number(c.longitude))])
         callout = (c, now + MeridianPage.calloutDuration)
+        let hadSelectionOrFocus = selectedPin != nil || focusIndex != focusOrder.firstIndex(of: "map")
         selectedPin = nil
         focusIndex = focusOrder.firstIndex(of: "map")
-        invalidate()
+        if hadSelectionOrFocus { invalidate() } else { invalidateMap() }
     }
 
     func selectPin(_ id: String) {
@@ -276,7 +278,7 @@ extension MeridianPage {
         let z = min(max(zoom, camera.minZoom), camera.maxZoom)
         cameraAnimation = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
                                           targetZoom: z, focus: p, targetCenter: nil)
-        invalidate()
+        invalidateMap()
     }
 
     private func startFling(velocity: Point) {
