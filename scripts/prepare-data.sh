@@ -123,7 +123,12 @@ sed 's/^preferred_language_attribute = "name:latin"$/preferred_language_attribut
     /usr/share/doc/tilemaker/examples/process-openmaptiles.lua > "$osm/process.lua"
 grep -q '^preferred_language_attribute = "name"$' "$osm/process.lua" \
     || { echo "process-openmaptiles.lua changed upstream: name switch not found" >&2; exit 1; }
-(cd "$osm" && tilemaker --threads 1 --input helsinki-complete.osm.pbf --output tilemaker.mbtiles \
+# tilemaker 2.2 orders features that sort equal by their memory address, so with address-space
+# randomisation each run writes the same features in another order. Without it (setarch -R) the
+# order, and so the file, is the same on every run.
+norandom=(setarch "$(uname -m)" -R)
+"${norandom[@]}" true 2>/dev/null || { echo "WARNING: setarch -R unavailable: helsinki.mbtiles feature order will vary" >&2; norandom=(); }
+(cd "$osm" && "${norandom[@]}" tilemaker --threads 1 --input helsinki-complete.osm.pbf --output tilemaker.mbtiles \
     --config config.json --process process.lua > tilemaker.log 2>&1) \
     || { cat "$osm/tilemaker.log" >&2; exit 1; }
 "$py" "$helpers/finish_mbtiles.py" "$osm/tilemaker.mbtiles" "$out/helsinki.mbtiles" \
@@ -133,8 +138,11 @@ grep -q '^preferred_language_attribute = "name"$' "$osm/process.lua" \
 
 # --- 6. Checksums of inputs and outputs ---
 echo "== sha256 of inputs" >&2
-(cd "$work" && sha256sum wheels/*.whl src/ne10/*.shp src/ne10/*.dbf src/gpuwm/*/*.shp \
-    src/gpuwm/natural_earth_110m/*.dbf src/cities/naturalearth_cities.shp src/cities/naturalearth_cities.dbf \
+(cd "$work" && sha256sum wheels/*.whl src/ne10/*.shp src/ne10/*.dbf \
+    src/gpuwm/natural_earth_110m/ne_110m_{admin_0_countries,admin_0_boundary_lines_land,coastline}.shp \
+    src/gpuwm/natural_earth_110m/ne_110m_admin_0_countries.dbf \
+    src/gpuwm/natural_earth_10m/ne_10m_{land,coastline,admin_0_boundary_lines_land,lakes}.shp \
+    src/cities/naturalearth_cities.shp src/cities/naturalearth_cities.dbf \
     src/osm/Helsinki.osm.pbf src/rnaturalearth/*.txt \
     /usr/lib/R/site-library/rnaturalearthdata/data/Rdata.rdb) >&2
 echo "== sha256 of outputs" >&2

@@ -8,7 +8,7 @@ Why: GDAL and tilemaker write the same tiles in a different page layout (and GDA
 thread-dependent order) on every run, GDAL adds buffer tiles outside 0..2^z-1, and neither
 writes the metadata we need. This copies the tiles in (zoom, column, row) order into a fresh
 SQLite file with a fixed schema, drops out-of-range tiles, re-gzips every tile with a fixed
-level and a zero timestamp, and writes the metadata table from the arguments plus the input's
+level and a zero timestamp, lists in vector_layers only the layers that tiles hold, and writes the metadata table from the arguments plus the input's
 `json` (vector_layers). The same input tiles therefore always give the same output bytes.
 """
 
@@ -19,6 +19,8 @@ import os
 import sqlite3
 import sys
 import zlib
+
+from inspect_mbtiles import DecodeError, decode_tile
 
 
 def fail(message):
@@ -70,7 +72,15 @@ def main():
             descriptions = json.load(text)
         for layer in layers:
             layer["description"] = descriptions.get(layer["id"], layer.get("description", ""))
-    layers.sort(key=lambda layer: layer["id"])
+    # tilemaker lists every layer of its config, even those that no tile holds: list only the
+    # layers a reader will actually find (decoding every tile also proves that each one decodes).
+    present = set()
+    for z, x, y, data in kept:
+        try:
+            present.update(name for name, _, _ in decode_tile(gunzip(data, f"{z}/{x}/{y}")))
+        except (DecodeError, UnicodeDecodeError) as error:
+            fail(f"tile {z}/{x}/{y} is not a valid vector tile: {error}")
+    layers = sorted((layer for layer in layers if layer["id"] in present), key=lambda layer: layer["id"])
 
     zooms = [z for z, _, _, _ in kept]
     new_metadata = {

@@ -6,8 +6,8 @@ Usage: inspect_mbtiles.py FILE.mbtiles [--tile Z/X/Y] [--expect-layers a,b,c] [-
 Prints tile count and bytes per zoom, every layer with its feature count, geometry types and
 property keys over the whole file, the same for one sample tile (XYZ numbering, as a map asks
 for it), and, with --points, each point feature of LAYER with its properties and lon/lat.
-Exits non-zero when a tile does not decode or, with --expect-layers, when the layer names
-differ. A self-contained protobuf decoder (the MVT 2.1 schema) so that no PyPI package is needed.
+Exits non-zero when a tile does not decode, a required metadata key is missing, or the layer
+names (--expect-layers) or attribution (--expect-attribution) differ. A self-contained protobuf decoder (the MVT 2.1 schema) so that no PyPI package is needed.
 """
 
 import argparse
@@ -146,19 +146,28 @@ def main():
     parser.add_argument("file")
     parser.add_argument("--tile", help="sample tile Z/X/Y (XYZ rows)")
     parser.add_argument("--expect-layers")
+    parser.add_argument("--expect-attribution")
     parser.add_argument("--points", help="list the point features of this layer (deepest zoom)")
     args = parser.parse_args()
 
     db = sqlite3.connect(f"file:{args.file}?mode=ro", uri=True)
     print(f"== {args.file}")
-    for name, value in db.execute("SELECT name, value FROM metadata ORDER BY name"):
+    metadata = dict(db.execute("SELECT name, value FROM metadata"))
+    failures = 0
+    for key in ("name", "format", "minzoom", "maxzoom", "bounds", "center", "attribution", "json"):
+        if key not in metadata:
+            print(f"MISSING metadata {key}")
+            failures += 1
+    if args.expect_attribution and metadata.get("attribution") != args.expect_attribution:
+        print(f"ATTRIBUTION MISMATCH: {metadata.get('attribution')!r}")
+        failures += 1
+    for name, value in sorted(metadata.items()):
         print(f"metadata {name} = {value if len(value) < 120 else value[:117] + '...'}")
     per_zoom = defaultdict(lambda: [0, 0])
     layer_features = Counter()
     layer_types = defaultdict(Counter)
     layer_keys = defaultdict(set)
     decoded_tiles = {}
-    failures = 0
     for z, x, tms_y, blob in db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles"):
         per_zoom[z][0] += 1
         per_zoom[z][1] += len(blob)
