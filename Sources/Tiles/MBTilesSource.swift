@@ -67,6 +67,18 @@ public final class MBTilesSource: VectorTileSource {
         }
     }
 
+    /// The address of every tile stored in the file (XYZ rows), for tools and benchmarks.
+    public func storedTileIDs() throws(TileError) -> [TileID] {
+        let path = self.path
+        return try database.withLock { query throws(TileError) -> [TileID] in
+            do throws(SQLiteFailure) {
+                return try query.allTileIDs()
+            } catch {
+                throw TileError(file: path, kind: .corrupt(error.message))
+            }
+        }
+    }
+
     /// Reads, inflates and decodes the stored tile `id`.
     private func decodedTile(_ id: TileID) throws(TileError) -> VectorTile? {
         guard let stored = try rawTileData(id) else { return nil }

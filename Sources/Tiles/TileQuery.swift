@@ -79,6 +79,21 @@ final class TileQuery {
         return lookup.bytes(0)
     }
 
+    /// Every stored tile's address (XYZ), in zoom, column, XYZ row order; rows outside the
+    /// zoom's grid (buffer tiles some tools write) are left out.
+    func allTileIDs() throws(SQLiteFailure) -> [TileID] {
+        let rows = try connection.prepare(
+            "SELECT zoom_level, tile_column, tile_row FROM tiles ORDER BY zoom_level, tile_column, tile_row DESC")
+        var ids: [TileID] = []
+        while try rows.step() {
+            let z = rows.int64(0), x = rows.int64(1), tms = rows.int64(2)
+            guard z >= 0, z <= Int64(TileID.maxZoom) else { continue }
+            let id = TileID(z: Int(z), x: Int(truncatingIfNeeded: x), y: Int(truncatingIfNeeded: (Int64(1) << z) - 1 - tms))
+            if id.isValid { ids.append(id) }
+        }
+        return ids
+    }
+
     private static func openError(_ failure: SQLiteFailure, file: String) -> TileError {
         if failure.code & 0xFF == SQLiteCodes.notADatabase { return TileError(file: file, kind: .notSQLite) }
         if failure.meansDamage { return TileError(file: file, kind: .corrupt(failure.message)) }

@@ -8,6 +8,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("gestures", GesturesBench.run),
     ("render", RenderBench.run),
     ("latency", LatencyBench.run),
+    ("tiles", TilesBench.run),
 ]
 
 let args = CommandLine.arguments.dropFirst()

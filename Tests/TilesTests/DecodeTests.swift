@@ -53,6 +53,14 @@ import Testing
         #expect(try source.tile(TileID(z: 0, x: 0, y: 0)) == KnownTiles.world)
     }
 
+    @Test func storedTilesAreListedInXYZ() throws {
+        let dir = try TemporaryDirectory()
+        let source = try MBTilesSource(path: try KnownTiles.writeWorld(in: dir))
+        let listed = try source.storedTileIDs()
+        #expect(listed == KnownTiles.worldTiles().map(\.0).sorted { ($0.z, $0.x, $0.y) < ($1.z, $1.x, $1.y) })
+        for id in listed { #expect(try source.tile(id) != nil) }
+    }
+
     @Test func missingAndImpossibleTilesAreNil() throws {
         let dir = try TemporaryDirectory()
         let source = try MBTilesSource(path: try KnownTiles.writeWorld(in: dir))
