@@ -1,4 +1,5 @@
 import CCairo
+import Synchronization
 import Tiles
 #if canImport(Glibc)
 import Glibc
@@ -14,11 +15,15 @@ public struct RenderedTile: Sendable {
 /// Draws vector tiles into opaque raster tiles with cairo, styled by `MapStyle`.
 ///
 /// Sources are drawn bottom first (the world, then a city on top). Past a source's `maxZoom`
-/// the map keeps working ("overzoom"): from the source's own overzoomed tile when it makes
-/// one, else from its deepest ancestor tile drawn scaled up; styles follow the requested zoom. Safe to call from several threads at
+/// the map keeps working ("overzoom"): the source's deepest ancestor tile is drawn scaled up;
+/// styles follow the requested zoom. Safe to call from several threads at
 /// once: every call draws into its own surface with its own cairo context.
 public struct TileRasterizer: Sendable {
     public let sources: [any VectorTileSource]
+    /// Past this many levels beyond a source's data, the source overzooms (clips) itself.
+    static let maxDrawnOverzoom = 12
+    /// Decoded tiles at the sources' deepest level, shared by the overzoomed tiles under them.
+    private let deepest = DecodedTiles(capacity: 32)
 
     public init(sources: [any VectorTileSource]) { self.sources = sources }
 
@@ -42,9 +47,9 @@ public struct TileRasterizer: Sendable {
         defer { cairo_destroy(cr) }
         var errors: [String] = []
         var layers: [PlacedTile] = []
-        for source in sources where tile.z >= source.minZoom {
+        for (index, source) in sources.enumerated() where tile.z >= source.minZoom {
             do {
-                if let placed = try Self.load(tile, from: source, pixelSize: Double(size)) { layers.append(placed) }
+                if let placed = try load(tile, from: source, index: index, pixelSize: Double(size)) { layers.append(placed) }
             } catch {
                 errors.append("\(source.name): tile \(tile): \(error)")
             }
@@ -55,17 +60,58 @@ public struct TileRasterizer: Sendable {
         return RenderedTile(image: image, errors: errors)
     }
 
-    /// The source's data for `tile`. Past the source's deepest level a source may overzoom
-    /// itself (the MBTiles reader returns the ancestor clipped and rescaled, a normal tile);
-    /// when it returns nothing there, the ancestor at its deepest level is drawn scaled up.
-    static func load(_ tile: TileID, from source: any VectorTileSource, pixelSize: Double) throws -> PlacedTile? {
-        let placeAsIs = TilePlacement(drawn: tile, from: tile, pixelSize: pixelSize)
-        if let vt = try source.tile(tile) { return PlacedTile(tile: vt, placement: placeAsIs) }
+    /// The source's data for `tile`. Past the source's deepest level the ancestor there is
+    /// drawn scaled up (decoded once for all its descendants, kept in `deepest`), with each
+    /// part culled against the tile before cairo sees it. Drawing the ancestor directly is
+    /// cheaper than asking the source to overzoom: clipping every feature to every child
+    /// in Swift took over a third of a cold street-level screen, while cairo clips the few
+    /// parts that reach the tile as it fills them.
+    func load(_ tile: TileID, from source: any VectorTileSource, index: Int, pixelSize: Double) throws -> PlacedTile? {
         let dz = tile.z - source.maxZoom
-        guard dz > 0 else { return nil }
+        // Deeper than 12 levels the ancestor's coordinates would near the ±8 M px that
+        // cairo's 24.8 fixed point holds; there only the source's clipped overzoom is safe.
+        guard dz > 0 && dz <= Self.maxDrawnOverzoom else {
+            let drawn = try source.tile(tile)
+            if drawn != nil || dz <= 0 {
+                return drawn.map { PlacedTile(tile: $0, placement: TilePlacement(drawn: tile, from: tile, pixelSize: pixelSize)) }
+            }
+            return nil
+        }
         let ancestor = TileID(z: source.maxZoom, x: tile.x >> dz, y: tile.y >> dz)
-        guard let vt = try source.tile(ancestor) else { return nil }
-        return PlacedTile(tile: vt, placement: TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize))
+        let vt: VectorTile?
+        if let hit = deepest.tile(source: index, ancestor) {
+            vt = hit
+        } else {
+            vt = try source.tile(ancestor)
+            if let vt { deepest.insert(vt, source: index, ancestor) }
+        }
+        return vt.map { PlacedTile(tile: $0, placement: TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize)) }
+    }
+}
+
+/// A few recently decoded tiles, shared between worker threads.
+final class DecodedTiles: Sendable {
+    private struct Key: Hashable {
+        var source: Int
+        var tile: TileID
+    }
+    private let entries = Mutex<(tiles: [Key: VectorTile], order: [Key])>(([:], []))
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func tile(source: Int, _ id: TileID) -> VectorTile? {
+        entries.withLock { $0.tiles[Key(source: source, tile: id)] }
+    }
+
+    func insert(_ tile: VectorTile, source: Int, _ id: TileID) {
+        let key = Key(source: source, tile: id)
+        entries.withLock { e in
+            guard e.tiles[key] == nil else { return }
+            e.tiles[key] = tile
+            e.order.append(key)
+            if e.order.count > capacity { e.tiles[e.order.removeFirst()] = nil }
+        }
     }
 }
 
