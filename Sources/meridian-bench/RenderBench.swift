@@ -73,11 +73,14 @@ enum RenderBench {
         let only = env["MERIDIAN_RENDER_VIEWS"].map { Set($0.split(separator: ",").map(String.init)) }
         let views = Self.views.filter { only?.contains($0.name) ?? true }
         Bench.progress("render: data \(paths.joined(separator: " + ")); \(views.count) views; \(ProcessInfo.processInfo.activeProcessorCount) cores")
-        let peer = env["MERIDIAN_RENDER_PEER"] == "0" ? [:] : MapnikPeer.measure(sources: paths, sizes: sizes.map { [$0.width, $0.height] },
-                                      views: views.map { [$0.name, $0.latitude, $0.longitude, $0.zoom] as [Any] })
+        let withPeer = env["MERIDIAN_RENDER_PEER"] != "0" && MapnikPeer.ensureInstalled()
 
         for size in sizes {
             let label = "\(size.width)x\(size.height)"
+            // Mapnik draws this size's views right before Meridian does, so both see the same
+            // machine load (other processes on a shared machine shift both by the same amount).
+            let peer = withPeer ? MapnikPeer.measure(sources: paths, sizes: [[size.width, size.height]],
+                                                     views: views.map { [$0.name, $0.latitude, $0.longitude, $0.zoom] as [Any] }) : [:]
             let renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1, byteBudget: 96 << 20),
                                        attributions: attributions)
             guard let target = RasterImage(width: size.width, height: size.height), let cr = cairo_create(target.surface) else {
