@@ -9,7 +9,7 @@ enum MapnikPeer {
     /// (its error goes to stderr and the figures go out without a peer). Call
     /// `ensureInstalled()` first.
     static func measure(sources: [String], sizes: [[Int]], views: [[Any]]) -> [String: [String: Double]] {
-        let job: [String: Any] = ["sources": sources, "sizes": sizes, "views": views, "runs": 3]
+        let job: [String: Any] = ["sources": sources, "sizes": sizes, "views": views, "runs": 5]
         guard let input = try? JSONSerialization.data(withJSONObject: job) else { return [:] }
         Bench.progress("render: drawing the same views with Mapnik AGG at \(sizes.map { "\($0[0])x\($0[1])" }.joined(separator: ", "))…")
         guard let out = runPython([script], input: input) else { return [:] }

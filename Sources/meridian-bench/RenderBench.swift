@@ -47,7 +47,7 @@ enum RenderBench {
 
     static let sizes: [(width: Int, height: Int)] = [(1280, 800), (1920, 1200), (2560, 1600)]
     static let dataFiles = ["data/world.mbtiles", "data/helsinki.mbtiles"]
-    static let coldRuns = 3
+    static let coldRuns = 5
     static let panFrames = 30
 
     static func run() {
@@ -81,7 +81,7 @@ enum RenderBench {
             // machine load (other processes on a shared machine shift both by the same amount).
             let peer = withPeer ? MapnikPeer.measure(sources: paths, sizes: [[size.width, size.height]],
                                                      views: views.map { [$0.name, $0.latitude, $0.longitude, $0.zoom] as [Any] }) : [:]
-            let renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1, byteBudget: 96 << 20),
+            let renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1, byteBudget: 64 << 20),
                                        attributions: attributions)
             guard let target = RasterImage(width: size.width, height: size.height), let cr = cairo_create(target.surface) else {
                 Bench.progress("render: cannot allocate a \(label) frame")
