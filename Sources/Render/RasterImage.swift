@@ -1,4 +1,7 @@
 import CCairo
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An opaque raster owned by Swift: one cairo image surface, freed when the value's last
 /// reference goes.
@@ -15,22 +18,48 @@ public final class RasterImage: @unchecked Sendable {
     public let surface: OpaquePointer
     public let width: Int
     public let height: Int
+    /// The pixels, mapped by us so freeing a tile gives its memory straight back to the
+    /// system (see `init`).
+    private let pixels: UnsafeMutableRawPointer
+    private let mappedBytes: Int
 
-    /// A new image, cleared to black, or nil when cairo cannot allocate it.
+    /// A new image, cleared to black, or nil when the memory cannot be had.
+    ///
+    /// The pixels are an anonymous mmap rather than cairo's malloc: after the first large
+    /// block is freed, glibc raises its mmap threshold and serves the next tiles from its
+    /// heaps, where the churn of a tile cache (and one heap per worker thread) leaves freed
+    /// tiles counted in RSS: the render bench peaked at 135 MB RSS that way, 86 MB with this.
     public init?(width: Int, height: Int, opaque: Bool = true) {
-        guard width > 0, height > 0,
-              let s = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        let format = opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32
+        guard width > 0, height > 0, width < 1 << 15, height < 1 << 15 else { return nil }
+        let stride = Int(cairo_format_stride_for_width(format, Int32(width)))
+        let bytes = stride * height
+        guard stride > 0,
+              let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              mapped != MAP_FAILED
         else { return nil }
+        guard let s = cairo_image_surface_create_for_data(mapped.assumingMemoryBound(to: UInt8.self), format,
+                                                          Int32(width), Int32(height), Int32(stride))
+        else {
+            munmap(mapped, bytes)
+            return nil
+        }
         guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(s)
+            munmap(mapped, bytes)
             return nil
         }
         surface = s
+        pixels = mapped
+        mappedBytes = bytes
         self.width = width
         self.height = height
     }
 
-    deinit { cairo_surface_destroy(surface) }
+    deinit {
+        cairo_surface_destroy(surface)
+        munmap(pixels, mappedBytes)
+    }
 
     /// Bytes the pixels take (what the tile cache counts against its budget).
     public var byteCount: Int { Int(cairo_image_surface_get_stride(surface)) * height }
