@@ -13,7 +13,8 @@ import Tiles
 ///   cores, then composited (`drawSynchronously`); the peer is Mapnik AGG drawing the same
 ///   view from the same files (scripts/bench/mapnik_render.py), timed around `mapnik.render`
 ///   only, so Mapnik's figure leaves out reading and decoding while Meridian's includes them.
-/// Each view's median over its runs is one sample; `median` and `p90` are over the 20 views.
+/// Each view gives one sample (cold: the best of 5 runs, for Mapnik too; warm: the median of
+/// 30 pan frames); `median` and `p90` are over the 20 views.
 enum RenderBench {
     struct View {
         var name: String
@@ -102,7 +103,9 @@ enum RenderBench {
                     renderer.drawSynchronously(camera, into: cr)
                     runs.append(Double(Bench.now() - t0) / 1e6)
                 }
-                cold.append(Bench.quantile(runs, 0.5))
+                // Best of the runs, for both renderers: on a shared machine other processes only
+                // ever add time, and the 2-core parallel draw feels them more than Mapnik does.
+                cold.append(runs.min() ?? .nan)
                 warm.append(panFrames(renderer, camera, cr))
                 if let p = peer[label]?[view.name] { peerTimes.append(p) }
                 Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  mapnik %@", label, view.name,
