@@ -20,6 +20,23 @@ public struct RenderedTile: Sendable {
 /// once: every call draws into its own surface with its own cairo context.
 public struct TileRasterizer: Sendable {
     public let sources: [any VectorTileSource]
+    private let blanks = BlankTiles()
+
+    /// The background-only tile of side `size`, shared.
+    private func blank(size: Int) -> RasterImage? {
+        if let hit = blanks.images.withLock({ $0[size] }) { return hit }
+        guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
+        cairo_set_source_rgb(cr, MapStyle.background.r, MapStyle.background.g, MapStyle.background.b)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(image.surface)
+        return blanks.images.withLock { b in
+            if let raced = b[size] { return raced }
+            b[size] = image
+            return image
+        }
+    }
+
     /// Past this many levels beyond a source's data, the source overzooms (clips) itself.
     static let maxDrawnOverzoom = 12
     /// Decoded tiles at the sources' deepest level, shared by the overzoomed tiles under them.
@@ -43,8 +60,6 @@ public struct TileRasterizer: Sendable {
     /// `tile.z + log2(pixelSize / (256 · scale))`.
     public func render(_ tile: TileID, pixelSize: Int, scale: Double) -> RenderedTile? {
         let size = max(1, pixelSize)
-        guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
-        defer { cairo_destroy(cr) }
         var errors: [String] = []
         var layers: [PlacedTile] = []
         for (index, source) in sources.enumerated() where tile.z >= source.minZoom {
@@ -54,6 +69,13 @@ public struct TileRasterizer: Sendable {
                 errors.append("\(source.name): tile \(tile): \(error)")
             }
         }
+        // Open sea (or past the edge of every source): one shared image of the background
+        // colour serves every such tile, drawn once, kept once.
+        if layers.allSatisfy({ $0.tile.layers.allSatisfy { $0.features.isEmpty } }) {
+            return blank(size: size).map { RenderedTile(image: $0, errors: errors) }
+        }
+        guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
+        defer { cairo_destroy(cr) }
         let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
         var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size))
         painter.paint(layers)
@@ -93,6 +115,11 @@ public struct TileRasterizer: Sendable {
     /// How far outside a tile (px) a feature may start and still be drawn into it: the widest
     /// road with its casing is 20 px.
     static let cullMargin = 32.0
+}
+
+/// The shared background-only tiles, by side in pixels.
+final class BlankTiles: Sendable {
+    let images = Mutex<[Int: RasterImage]>([:])
 }
 
 /// A decoded tile with the bounding box of every feature, so each of the many tiles drawn

@@ -119,6 +119,14 @@ final class TileRasterizerTests: XCTestCase {
         }
     }
 
+    func testOpenSeaTilesShareOneBackgroundImage() throws {
+        let r = TileRasterizer(sources: [FixtureSource(every: VectorTile(layers: [Fixture.layer("land", [])]))])
+        let a = try XCTUnwrap(r.render(TileID(z: 5, x: 1, y: 1), scale: 1)).image
+        let b = try XCTUnwrap(r.render(TileID(z: 5, x: 2, y: 9), scale: 1)).image
+        XCTAssertTrue(a === b, "one image, not one per tile")
+        XCTAssertEqual(a.rgb(x: 100, y: 100), MapStyle.water.hex)
+    }
+
     func testTheSameTileDrawsTheSameBytesEveryTime() throws {
         let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand)])
         let a = try XCTUnwrap(r.render(TileID(z: 6, x: 10, y: 20), scale: 1.5)).image.bytes()
