@@ -50,7 +50,27 @@ enum MVTDecoder {
         var id: UInt64?
         var type: GeometryType = .unknown
         var tags: [UInt32] = []
-        var geometry: [UInt32] = []
+        var geometry = GeometryField.none
+    }
+
+    /// Where a feature's geometry commands are: usually one packed field, decoded straight
+    /// from the tile's bytes without an intermediate array.
+    private enum GeometryField {
+        case none
+        case packed(ProtobufReader)
+        case unpacked([UInt32])
+
+        /// All integers so far, as a list.
+        func integers() throws(ProtobufError) -> [UInt32] {
+            switch self {
+            case .none: return []
+            case .unpacked(let list): return list
+            case .packed(var reader):
+                var list: [UInt32] = []
+                while let integer = try reader.next() { list.append(integer) }
+                return list
+            }
+        }
     }
 
     private static func decodeLayer(_ reader: inout ProtobufReader) throws(ProtobufError) -> VectorLayer {
@@ -104,7 +124,14 @@ enum MVTDecoder {
                 properties[keys[k]] = values[v]
                 i += 2
             }
-            let parts = try decodeGeometry(feature.geometry, type: feature.type, layer: name, offset: start)
+            let parts: [[TilePoint]]
+            switch feature.geometry {
+            case .none: parts = []
+            case .packed(var reader): parts = try decodeGeometry(&reader, layer: name, offset: start)
+            case .unpacked(let integers):
+                var stream = IntegerList(integers: integers)
+                parts = try decodeGeometry(&stream, layer: name, offset: start)
+            }
             features.append(VectorFeature(id: feature.id, type: feature.type, parts: parts, properties: properties))
         }
         return VectorLayer(name: name, extent: UInt32(extent), features: features)
@@ -124,7 +151,22 @@ enum MVTDecoder {
                 case 3: feature.type = .polygon
                 default: feature.type = .unknown
                 }
-            case (4, _): try reader.uint32s(type) { feature.geometry.append($0) }
+            case (4, .lengthDelimited):
+                let packed = try reader.nested()
+                if case .none = feature.geometry {
+                    feature.geometry = .packed(packed)
+                } else {
+                    // Protobuf lets a repeated field arrive in several pieces; join them.
+                    var integers = try feature.geometry.integers()
+                    var more = packed
+                    while let integer = try more.next() { integers.append(integer) }
+                    feature.geometry = .unpacked(integers)
+                }
+            case (4, .varint):
+                // Unpacked geometry (allowed by protobuf, rare in practice): collect it.
+                var integers = try feature.geometry.integers()
+                integers.append(UInt32(truncatingIfNeeded: try reader.varint()))
+                feature.geometry = .unpacked(integers)
             default: try reader.skip(type)
             }
         }
@@ -158,8 +200,8 @@ enum MVTDecoder {
     /// cursor that carries across the whole feature) into parts: one per MoveTo for points
     /// and lines, one per ring for polygons. Rings are not closed explicitly: the last point
     /// is not a repeat of the first.
-    static func decodeGeometry(
-        _ commands: [UInt32], type: GeometryType, layer: String, offset: Int
+    static func decodeGeometry<Stream: IntegerStream>(
+        _ commands: inout Stream, layer: String, offset: Int
     ) throws(ProtobufError) -> [[TilePoint]] {
         func damaged(_ what: String) -> ProtobufError {
             ProtobufError(message: "a feature in '\(layer)' has bad geometry: \(what)", offset: offset)
@@ -167,25 +209,29 @@ enum MVTDecoder {
         var parts: [[TilePoint]] = []
         var current: [TilePoint] = []
         var x: Int64 = 0, y: Int64 = 0
-        var i = 0
-        while i < commands.count {
-            let command = commands[i] & 7
-            let count = Int(commands[i] >> 3)
-            i += 1
+        while let integer = try commands.next() {
+            let command = integer & 7
+            let count = Int(integer >> 3)
             switch command {
             case 1, 2:
-                // Each repetition takes two parameters, all of which must be present.
-                guard count <= (commands.count - i) / 2 else { throw damaged("a command needs more numbers than remain") }
+                // Each repetition takes two parameters; the stream cannot hold more than this
+                // many, so a damaged count cannot make us reserve or loop beyond the data.
+                guard count <= commands.remainingUpperBound / 2 else { throw damaged("a command needs more numbers than remain") }
                 if command == 1 {
                     if !current.isEmpty { parts.append(current) }
                     current = []
+                    current.reserveCapacity(count)
                 } else if current.isEmpty {
                     throw damaged("LineTo before any MoveTo")
+                } else {
+                    current.reserveCapacity(current.count + count)
                 }
                 for _ in 0..<count {
-                    x += Int64(ProtobufReader.zigzag(commands[i]))
-                    y += Int64(ProtobufReader.zigzag(commands[i + 1]))
-                    i += 2
+                    guard let dx = try commands.next(), let dy = try commands.next() else {
+                        throw damaged("a command needs more numbers than remain")
+                    }
+                    x += Int64(ProtobufReader.zigzag(dx))
+                    y += Int64(ProtobufReader.zigzag(dy))
                     guard abs(x) <= Limits.coordinateMagnitude, abs(y) <= Limits.coordinateMagnitude else {
                         throw damaged("a coordinate is out of range")
                     }
@@ -203,4 +249,32 @@ enum MVTDecoder {
         if !current.isEmpty { parts.append(current) }
         return parts
     }
+}
+
+/// A source of geometry integers: a packed protobuf field or a list.
+protocol IntegerStream {
+    /// The next integer, nil at the end.
+    mutating func next() throws(ProtobufError) -> UInt32?
+    /// At least as many integers as remain (a packed varint takes at least one byte).
+    var remainingUpperBound: Int { get }
+}
+
+extension ProtobufReader: IntegerStream {
+    mutating func next() throws(ProtobufError) -> UInt32? {
+        isAtEnd ? nil : UInt32(truncatingIfNeeded: try varint())
+    }
+}
+
+/// Geometry integers that arrived unpacked.
+struct IntegerList: IntegerStream {
+    var integers: [UInt32]
+    var index = 0
+
+    mutating func next() throws(ProtobufError) -> UInt32? {
+        guard index < integers.count else { return nil }
+        defer { index += 1 }
+        return integers[index]
+    }
+
+    var remainingUpperBound: Int { integers.count - index }
 }

@@ -26,12 +26,19 @@ enum Overzoom {
             }
             var features: [VectorFeature] = []
             for feature in layer.features {
+                // Most features lie wholly inside or outside a deep child: only the few that
+                // cross its edge need the clipping work.
+                let placement = window.placement(of: feature.parts)
+                if placement == .outside { continue }
+                let crossing = placement == .crossing
                 let kept: [[TilePoint]]
                 switch feature.type {
                 case .polygon:
-                    kept = clipPolygon(feature.parts, to: window, transform: transform)
-                case .lineString:
+                    kept = clipPolygon(feature.parts, to: crossing ? window : nil, transform: transform)
+                case .lineString where crossing:
                     kept = clip(feature, to: window).map { dedupe($0.map(transform)) }.filter { $0.count >= 2 }
+                case .lineString:
+                    kept = feature.parts.map { dedupe($0.map { transform((x: Double($0.x), y: Double($0.y))) }) }.filter { $0.count >= 2 }
                 case .point, .unknown:
                     kept = clip(feature, to: window).map { $0.map(transform) }
                 }
@@ -57,8 +64,9 @@ enum Overzoom {
     /// Clips and transforms polygon rings in MVT order. A ring that ends up with no area, or
     /// whose winding rounding flipped, is dropped; a hole whose outer ring was dropped goes
     /// with it, so it cannot turn into a filled shape of its own.
+    /// A nil `rect` means the rings lie inside the window and only need transforming.
     static func clipPolygon(
-        _ rings: [[TilePoint]], to rect: ClipRect, transform: ((x: Double, y: Double)) -> TilePoint
+        _ rings: [[TilePoint]], to rect: ClipRect?, transform: ((x: Double, y: Double)) -> TilePoint
     ) -> [[TilePoint]] {
         let rings = rings.map { $0.map { (x: Double($0.x), y: Double($0.y)) } }
         guard let first = rings.first else { return [] }
@@ -70,7 +78,8 @@ enum Overzoom {
         for ring in rings {
             let isOuter = (signedArea(ring) >= 0) == outerSign
             if !isOuter && !keepHoles { continue }
-            let clipped = openRing(dedupe(rect.clipRing(ring).map(transform)))
+            let cut = rect.map { $0.clipRing(ring) } ?? ring
+            let clipped = openRing(dedupe(cut.map(transform)))
             let area = signedArea(clipped.map { (x: Double($0.x), y: Double($0.y)) })
             let usable = clipped.count >= 3 && area != 0 && (area > 0) == (isOuter == outerSign)
             if isOuter { keepHoles = usable }
@@ -108,6 +117,27 @@ enum Overzoom {
 /// An axis-aligned clip window in tile coordinates.
 struct ClipRect {
     var minX: Double, minY: Double, maxX: Double, maxY: Double
+
+    /// Where a feature's points lie relative to the window.
+    enum Placement { case inside, outside, crossing }
+
+    /// Compares the bounding box of `parts` with the window.
+    func placement(of parts: [[TilePoint]]) -> Placement {
+        var lowX = Int32.max, lowY = Int32.max, highX = Int32.min, highY = Int32.min
+        for part in parts {
+            for p in part {
+                lowX = min(lowX, p.x)
+                highX = max(highX, p.x)
+                lowY = min(lowY, p.y)
+                highY = max(highY, p.y)
+            }
+        }
+        guard lowX <= highX else { return .outside }
+        let box = (minX: Double(lowX), minY: Double(lowY), maxX: Double(highX), maxY: Double(highY))
+        if box.maxX < minX || box.minX > maxX || box.maxY < minY || box.minY > maxY { return .outside }
+        if box.minX >= minX && box.maxX <= maxX && box.minY >= minY && box.maxY <= maxY { return .inside }
+        return .crossing
+    }
 
     func contains(_ p: (x: Double, y: Double)) -> Bool {
         p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY

@@ -26,6 +26,9 @@ struct ProtobufReader {
 
     var isAtEnd: Bool { offset >= end }
 
+    /// Bytes left to read.
+    var remainingUpperBound: Int { end - offset }
+
     private func fail(_ message: String) -> ProtobufError { ProtobufError(message: message, offset: offset) }
 
     /// A base-128 varint of at most 10 bytes.

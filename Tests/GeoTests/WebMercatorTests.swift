@@ -67,4 +67,14 @@ import Testing
         #expect(abs(east.longitude - primary.longitude) < 1e-12)
         #expect(abs(primary.longitude - -90) < 1e-12)
     }
+
+    @Test func ourZoomIsMapLibresPlusOneBecauseOurTilesAre256Pixels() {
+        // MapLibre's world at zoom z is 512 · 2^z px; ours at z + 1 is the same size.
+        for mapLibreZoom in [0.0, 9, 19, 12.5] {
+            let camera = MapCamera(center: Coordinate(latitude: 0, longitude: 0), zoom: mapLibreZoom + 1, size: ViewSize(width: 10, height: 10))
+            #expect(camera.worldPixelSize == 512 * exp2(mapLibreZoom))
+        }
+        let z10 = MapCamera(center: Coordinate(latitude: 0, longitude: 0), zoom: 10, size: ViewSize(width: 10, height: 10))
+        #expect(z10.worldPixelSize == 262_144)
+    }
 }

@@ -37,4 +37,26 @@ import Testing
         #expect(failures.withLock { $0 } == 0)
         #expect(expected.values.compactMap { $0 }.count > 10)
     }
+
+    @Test func twoWorkersReadTheShippedFilesAsOneDoes() throws {
+        let world = try MBTilesSource(path: ShippedData.world)
+        let city = try MBTilesSource(path: ShippedData.helsinki)
+        let layered = LayeredTileSource(sources: [world, city])
+        // World tiles to z4, every Helsinki tile, and street-level children of the city.
+        let ids = try world.storedTileIDs().filter { $0.z <= 4 } + city.storedTileIDs()
+            + city.storedTileIDs().filter { $0.z == 14 }.flatMap { id in (0..<4).map { TileID(z: 16, x: id.x * 4 + $0, y: id.y * 4 + 1) } }
+        let serial = try ids.map { try layered.tile($0) }
+
+        let mismatches = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            // The two workers walk the list in opposite directions and meet in the middle.
+            let order = worker == 0 ? Array(ids.indices) : ids.indices.reversed()
+            for index in order {
+                let tile = try? layered.tile(ids[index])
+                if tile != serial[index] { mismatches.withLock { $0 += 1 } }
+            }
+        }
+        #expect(mismatches.withLock { $0 } == 0)
+        #expect(serial.count > 300)
+    }
 }

@@ -51,10 +51,10 @@ import Testing
         #expect(Self.openingFails(text)?.kind == .notSQLite)
     }
 
-    @Test(arguments: [0.5, 0.9, 0.02])
-    func aTruncatedCopySaysItIsTruncated(keptFraction: Double) throws {
+    @Test(arguments: [(ShippedData.helsinki, 0.5), (ShippedData.helsinki, 0.02), (ShippedData.world, 0.9), (ShippedData.world, 0.000001)])
+    func aTruncatedCopyOfTheShippedDataSaysItIsTruncated(file: String, keptFraction: Double) throws {
         let dir = try TemporaryDirectory()
-        let whole = try Self.bytes(of: try KnownTiles.writeWorld(in: dir))
+        let whole = try Self.bytes(of: file)
         let path = dir.file("cut.mbtiles")
         let kept = max(Int(Double(whole.count) * keptFraction), 60)
         try Self.write(Array(whole[0..<kept]), to: path)
@@ -66,9 +66,9 @@ import Testing
         #expect(actual == kept)
     }
 
-    @Test func overwrittenPagesAreReportedAsDamage() throws {
+    @Test func overwrittenPagesOfTheShippedDataAreReportedAsDamage() throws {
         let dir = try TemporaryDirectory()
-        let original = try Self.bytes(of: try KnownTiles.writeWorld(in: dir))
+        let original = try Self.bytes(of: ShippedData.helsinki)
         var random = SplitMix(seed: 5)
         // Garbage over everything past the first page (the schema page stays readable).
         var damaged = original
@@ -84,11 +84,13 @@ import Testing
         #expect(detail.contains("malformed"))
     }
 
-    @Test func randomDamageNeverCrashesAndAlwaysNamesTheFile() throws {
+    @Test func randomDamageToTheShippedDataNeverCrashesAndAlwaysNamesTheFile() throws {
         let dir = try TemporaryDirectory()
-        let original = try Self.bytes(of: try KnownTiles.writeWorld(in: dir))
+        let original = try Self.bytes(of: ShippedData.helsinki)
         var random = SplitMix(seed: 6)
-        let ids = [TileID(z: 0, x: 0, y: 0), TileID(z: 1, x: 1, y: 1), TileID(z: 2, x: 1, y: 1), TileID(z: 4, x: 5, y: 5)]
+        // Every stored tile, and overzoomed children of the deepest ones.
+        let stored = try MBTilesSource(path: ShippedData.helsinki).storedTileIDs()
+        let ids = stored + stored.filter { $0.z == 14 }.map { TileID(z: 16, x: $0.x * 4 + 1, y: $0.y * 4 + 2) }
         var failures = 0
         for round in 0..<60 {
             var damaged = original
@@ -105,7 +107,7 @@ import Testing
                 failures += 1
             }
         }
-        // Random bytes in a 5-page file hit something that matters most of the time.
+        // Random bytes land in tile data, indexes or metadata often enough to matter.
         #expect(failures > 10)
     }
 
@@ -189,44 +191,67 @@ import Testing
 
     // MARK: Damage inside one tile
 
-    /// A file whose tile 0/0/0 holds `data`, opened.
-    static func source(withTile data: [UInt8], in dir: TemporaryDirectory) throws -> MBTilesSource {
-        let path = dir.file("tile.mbtiles")
-        try FixtureMBTiles.write(path, metadata: ["format": "pbf"], tiles: [(TileID(z: 0, x: 0, y: 0), data)])
-        return try MBTilesSource(path: path)
+    /// A copy of the shipped Helsinki file whose deepest, fullest tile is replaced by what
+    /// `damage` makes of its stored (gzip) bytes, opened.
+    static func helsinkiCopy(in dir: TemporaryDirectory, damage: ([UInt8]) -> [UInt8]) throws -> (MBTilesSource, TileID) {
+        let path = dir.file("helsinki-damaged.mbtiles")
+        try Self.write(try Self.bytes(of: ShippedData.helsinki), to: path)
+        let original = try MBTilesSource(path: path)
+        let ids = try original.storedTileIDs().filter { $0.z == original.maxZoom }
+        let sizes = try ids.map { try original.rawTileData($0)?.count ?? 0 }
+        let id = try #require(zip(ids, sizes).max { $0.1 < $1.1 }?.0)
+        let stored = try #require(try original.rawTileData(id))
+        try FixtureMBTiles.replaceTile(path, id, with: damage(stored))
+        return (try MBTilesSource(path: path), id)
     }
 
-    static func readingFails(_ source: MBTilesSource) -> TileError? {
+    static func readingFails(_ source: MBTilesSource, _ id: TileID) -> TileError? {
         do {
-            _ = try source.tile(TileID(z: 0, x: 0, y: 0))
+            _ = try source.tile(id)
             return nil
         } catch {
-            #expect(error.description.hasPrefix(source.path + ": tile 0/0/0: "))
+            #expect(error.description.hasPrefix("\(source.path): tile \(id): "))
             return error
         }
     }
 
     @Test func damagedGzipIsReportedForThatTile() throws {
         let dir = try TemporaryDirectory()
-        var gzip = Compression.compress(MVTEncoder.encode(KnownTiles.world), as: .gzip)
-        for i in 12..<min(40, gzip.count) { gzip[i] ^= 0x5A }
-        guard case .damagedCompression? = Self.readingFails(try Self.source(withTile: gzip, in: dir))?.kind else {
+        let (source, id) = try Self.helsinkiCopy(in: dir) { gzip in
+            var bytes = gzip
+            for i in 12..<min(40, bytes.count) { bytes[i] ^= 0x5A }
+            return bytes
+        }
+        guard case .damagedCompression? = Self.readingFails(source, id)?.kind else {
             Issue.record("expected a compression error")
             return
         }
+        // The other tiles of the file still read.
+        #expect(try source.tile(TileID(z: 0, x: 0, y: 0)) != nil)
     }
 
     @Test func aCutOffGzipStreamEndsEarly() throws {
         let dir = try TemporaryDirectory()
-        let gzip = Compression.compress(MVTEncoder.encode(KnownTiles.world), as: .gzip)
-        let error = Self.readingFails(try Self.source(withTile: Array(gzip.prefix(gzip.count / 2)), in: dir))
-        #expect(error?.kind == .damagedCompression("the compressed stream ends early"))
+        let (source, id) = try Self.helsinkiCopy(in: dir) { Array($0.prefix($0.count / 2)) }
+        #expect(Self.readingFails(source, id)?.kind == .damagedCompression("the compressed stream ends early"))
+    }
+
+    @Test func overzoomingADamagedTileReportsTheStoredTile() throws {
+        let dir = try TemporaryDirectory()
+        let (source, id) = try Self.helsinkiCopy(in: dir) { Array($0.prefix(30)) }
+        do {
+            _ = try source.tile(TileID(z: id.z + 3, x: id.x * 8 + 3, y: id.y * 8 + 5))
+            Issue.record("an overzoomed child of a damaged tile read without error")
+        } catch {
+            #expect(error.tile == id)
+        }
     }
 
     @Test func aGzipBombIsStopped() throws {
         let dir = try TemporaryDirectory()
         let bomb = Compression.compress([UInt8](repeating: 0, count: Inflate.maxInflatedBytes + 1024), as: .gzip)
-        guard case .damagedCompression(let detail)? = Self.readingFails(try Self.source(withTile: bomb, in: dir))?.kind else {
+        let (source, id) = try Self.helsinkiCopy(in: dir) { _ in bomb }
+        guard case .damagedCompression(let detail)? = Self.readingFails(source, id)?.kind else {
             Issue.record("expected a compression error")
             return
         }
@@ -235,13 +260,26 @@ import Testing
 
     @Test func damagedProtobufIsReportedForThatTile() throws {
         let dir = try TemporaryDirectory()
-        // A layer (field 3) that claims 100 bytes where 2 follow.
-        let error = Self.readingFails(try Self.source(withTile: [0x1A, 0x64, 0x0A, 0x00], in: dir))
-        guard case .damagedTile(let detail)? = error?.kind else {
+        // The real tile's protobuf, cut inside a layer, gzip'd again properly.
+        let (source, id) = try Self.helsinkiCopy(in: dir) { gzip in
+            guard case .success(let protobuf) = Inflate.decompress(gzip) else { return [] }
+            return Compression.compress(Array(protobuf.prefix(protobuf.count - 7)), as: .gzip)
+        }
+        guard case .damagedTile(let detail)? = Self.readingFails(source, id)?.kind else {
             Issue.record("expected a tile error")
             return
         }
-        #expect(detail.contains("claims 100 bytes"))
+        #expect(detail.contains("at byte"))
+    }
+
+    @Test func aLayerClaimingMoreBytesThanExistIsDamage() throws {
+        // A layer (field 3) that claims 100 bytes where 2 follow.
+        do {
+            _ = try MVTDecoder.decode([0x1A, 0x64, 0x0A, 0x00])
+            Issue.record("decoded")
+        } catch {
+            #expect(error.message.contains("claims 100 bytes"))
+        }
     }
 
     @Test(arguments: [
@@ -263,29 +301,39 @@ import Testing
         }
     }
 
-    @Test func mutatedTilesDecodeOrThrowButNeverCrash() {
-        let valid = MVTEncoder.encode(KnownTiles.world)
+    /// The fixture world tile and a real Helsinki tile (z11, about 3 KB gzip'd), as protobuf.
+    static func fuzzBases() throws -> [[UInt8]] {
+        let helsinki = try MBTilesSource(path: ShippedData.helsinki)
+        let id = try #require(try helsinki.storedTileIDs().first { $0.z == 11 })
+        let stored = try #require(try helsinki.rawTileData(id))
+        guard case .success(let real) = Inflate.decompress(stored) else { throw FixtureError(description: "z11 tile does not inflate") }
+        return [MVTEncoder.encode(KnownTiles.world), real]
+    }
+
+    @Test func mutatedTilesDecodeOrThrowButNeverCrash() throws {
         var random = SplitMix(seed: 77)
-        var decoded = 0, rejected = 0
-        for _ in 0..<5000 {
-            var bytes = valid
-            switch Int.random(in: 0..<4, using: &random) {
-            case 0: bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &random)))
-            case 1:
-                for _ in 0..<Int.random(in: 1...6, using: &random) {
-                    bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+        for valid in try Self.fuzzBases() {
+            var decoded = 0, rejected = 0
+            for _ in 0..<2500 {
+                var bytes = valid
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &random)))
+                case 1:
+                    for _ in 0..<Int.random(in: 1...6, using: &random) {
+                        bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                    }
+                case 2: bytes.insert(UInt8.random(in: 0...255, using: &random), at: Int.random(in: 0..<bytes.count, using: &random))
+                default: bytes = (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
                 }
-            case 2: bytes.insert(UInt8.random(in: 0...255, using: &random), at: Int.random(in: 0..<bytes.count, using: &random))
-            default: bytes = (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                do {
+                    _ = try MVTDecoder.decode(bytes)
+                    decoded += 1
+                } catch {
+                    rejected += 1
+                }
             }
-            do {
-                _ = try MVTDecoder.decode(bytes)
-                decoded += 1
-            } catch {
-                rejected += 1
-            }
+            #expect(decoded + rejected == 2500)
+            #expect(rejected > 500)
         }
-        #expect(decoded + rejected == 5000)
-        #expect(rejected > 1000)
     }
 }

@@ -61,6 +61,22 @@ import Testing
         for id in listed { #expect(try source.tile(id) != nil) }
     }
 
+    @Test func geometrySplitAcrossSeveralFieldsIsJoined() throws {
+        // Protobuf allows a repeated field in pieces: packed, then two unpacked integers.
+        var feature = ProtobufWriter()
+        feature.varintField(3, 2)
+        feature.packed(4, [MVTEncoder.command(1, 1), MVTEncoder.zigzag(10), MVTEncoder.zigzag(20), MVTEncoder.command(2, 1)])
+        feature.varintField(4, MVTEncoder.zigzag(5))
+        feature.varintField(4, MVTEncoder.zigzag(-5))
+        var layer = ProtobufWriter()
+        layer.bytesField(1, Array("roads".utf8))
+        layer.message(2, feature.bytes)
+        var tile = ProtobufWriter()
+        tile.message(3, layer.bytes)
+        let decoded = try MVTDecoder.decode(tile.bytes)
+        #expect(decoded.layers.first?.features.first?.parts == [[KnownTiles.p(10, 20), KnownTiles.p(15, 15)]])
+    }
+
     @Test func missingAndImpossibleTilesAreNil() throws {
         let dir = try TemporaryDirectory()
         let source = try MBTilesSource(path: try KnownTiles.writeWorld(in: dir))

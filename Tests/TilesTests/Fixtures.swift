@@ -73,6 +73,31 @@ enum FixtureMBTiles {
         try exec(db, sql)
     }
 
+    /// Stores `data` as tile `id` of an existing file (a damaged copy of a real file).
+    static func replaceTile(_ path: String, _ id: TileID, with data: [UInt8]) throws {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
+            throw FixtureError(description: "cannot open \(path)")
+        }
+        defer { sqlite3_close_v2(db) }
+        var update: OpaquePointer?
+        let sql = "UPDATE tiles SET tile_data = ? WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?"
+        guard sqlite3_prepare_v2(db, sql, -1, &update, nil) == SQLITE_OK else {
+            throw FixtureError(description: String(cString: sqlite3_errmsg(db)))
+        }
+        defer { sqlite3_finalize(update) }
+        sqlite3_bind_int64(update, 2, Int64(id.z))
+        sqlite3_bind_int64(update, 3, Int64(id.x))
+        sqlite3_bind_int64(update, 4, Int64(id.tmsRow))
+        let code = data.withUnsafeBytes { raw -> Int32 in
+            sqlite3_bind_blob(update, 1, raw.baseAddress, Int32(raw.count), nil)
+            return sqlite3_step(update)
+        }
+        guard code == SQLITE_DONE, sqlite3_changes(db) == 1 else {
+            throw FixtureError(description: "tile \(id) not replaced in \(path)")
+        }
+    }
+
     private static func exec(_ db: OpaquePointer, _ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(db, sql, nil, nil, &message) == SQLITE_OK else {
