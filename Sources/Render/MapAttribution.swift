@@ -82,6 +82,15 @@ enum AttributionOverlay {
 }
 
 extension MapAttribution {
+    /// The credits a source asks for. An MBTiles file's are placed by its bounds (below);
+    /// other sources (a layered source, a test fixture) know no bounds, so their credit
+    /// shows whenever the map does.
+    public static func of(_ source: any VectorTileSource) -> [MapAttribution] {
+        if let file = source as? MBTilesSource { return of(file) }
+        guard let text = source.attribution.map(plainText(fromHTML:)), !text.isEmpty else { return [] }
+        return [MapAttribution(text: text)]
+    }
+
     /// The credits an MBTiles file asks for: its `attribution` metadata, shown while its
     /// `bounds` are in view. OpenStreetMap-derived data (an OSM credit in the text, or the
     /// OpenMapTiles schema, which only OSM data fills) always carries "© OpenStreetMap

@@ -15,7 +15,7 @@ import Glibc
 /// polls), `onTileReady` is called on the worker thread, and `takeNewTiles()` turns true.
 ///
 /// The budget counts pixel bytes: at buffer scale 1 a tile is 256 KiB, at scale 2 it is 1 MiB,
-/// so the default 64 MiB holds about two 2560x1600 screens at scale 1.
+/// so the default 64 MiB holds nearly three 2560x1600 screens at scale 1.
 public final class TileCache: Sendable {
     /// The buffer scale every tile in this cache is drawn at.
     public let scale: Double
@@ -175,113 +175,5 @@ public final class TileCache: Sendable {
         }
         for (id, r) in rendered { found[id] = r.image }
         return found
-    }
-}
-
-/// A raster tile in the cache: which tile, drawn how many device pixels wide. Tiles are
-/// 256 · scale px at integer zooms; a map settled at a fractional zoom gets its own
-/// exactly-sized tiles so compositing stays a plain copy (see `MapRenderer.crispZoom`).
-public struct TileKey: Hashable, Sendable, CustomStringConvertible {
-    public var tile: TileID
-    public var pixelSize: Int
-    public init(_ tile: TileID, pixelSize: Int) {
-        self.tile = tile
-        self.pixelSize = pixelSize
-    }
-    public var description: String { "\(tile)@\(pixelSize)px" }
-}
-
-/// What the worker threads share with the cache: the locked table and queue, the wake-up
-/// semaphore and the "tiles ready" pipe.
-final class SharedWork: Sendable {
-    let state = Mutex(CacheState())
-    let work = DispatchSemaphore(value: 0)
-    let rasterizer: TileRasterizer
-    let scale: Double
-    let byteBudget: Int
-    let readEnd: Int32
-    let wakeWriteEnd: Int32
-    let onTileReady: (@Sendable () -> Void)?
-
-    init(rasterizer: TileRasterizer, scale: Double, byteBudget: Int, pipe: (Int32, Int32), onTileReady: (@Sendable () -> Void)?) {
-        self.rasterizer = rasterizer
-        self.scale = scale
-        self.byteBudget = byteBudget
-        readEnd = pipe.0
-        wakeWriteEnd = pipe.1
-        self.onTileReady = onTileReady
-    }
-
-    deinit {
-        if readEnd >= 0 { close(readEnd) }
-        if wakeWriteEnd >= 0 { close(wakeWriteEnd) }
-    }
-
-    func workLoop() {
-        while true {
-            work.wait()
-            guard let job = state.withLock({ s -> TileKey?? in
-                if s.stopped { return .some(nil) }
-                guard !s.queue.isEmpty else { return nil }
-                let id = s.queue.removeFirst()
-                s.inFlight.insert(id)
-                return .some(id)
-            }) else { continue }
-            guard let id = job else { return }
-            // More work left: wake a sibling so both cores stay busy.
-            if state.withLock({ !$0.queue.isEmpty }) { work.signal() }
-            let rendered = rasterizer.render(id.tile, pixelSize: id.pixelSize, scale: scale)
-            state.withLock { s in
-                s.inFlight.remove(id)
-                if let rendered { s.insert(id, rendered, budget: byteBudget) }
-                s.newTiles = true
-            }
-            if wakeWriteEnd >= 0 {
-                // A full pipe already says "ready"; a failed write loses nothing.
-                var one: UInt8 = 1
-                _ = write(wakeWriteEnd, &one, 1)
-            }
-            onTileReady?()
-        }
-    }
-}
-
-/// The cache's table and queue, only ever touched under the cache's lock.
-struct CacheState: ~Copyable {
-    struct Entry {
-        var image: RasterImage
-        var lastUse: UInt64
-    }
-    var entries: [TileKey: Entry] = [:]
-    var bytes = 0
-    var clock: UInt64 = 0
-    var queue: [TileKey] = []
-    var inFlight: Set<TileKey> = []
-    var newTiles = false
-    var stopped = false
-    var errors: [String] = []
-
-    mutating func touch(_ id: TileKey) -> RasterImage? {
-        guard let e = entries[id] else { return nil }
-        clock += 1
-        entries[id]?.lastUse = clock
-        return e.image
-    }
-
-    mutating func insert(_ id: TileKey, _ r: RenderedTile, budget: Int) {
-        if !r.errors.isEmpty {
-            errors.append(contentsOf: r.errors)
-            if errors.count > 16 { errors.removeFirst(errors.count - 16) }
-        }
-        clock += 1
-        if let old = entries[id] { bytes -= old.image.byteCount }
-        entries[id] = Entry(image: r.image, lastUse: clock)
-        bytes += r.image.byteCount
-        // Evict least recently used first; the tile just drawn is the newest, so it stays.
-        while bytes > budget, entries.count > 1,
-              let victim = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            bytes -= victim.value.image.byteCount
-            entries[victim.key] = nil
-        }
     }
 }

@@ -29,7 +29,11 @@ struct TilePainter {
         // Natural Earth ground. Land over the sea-coloured background; an ocean layer (when
         // present) goes on top so both ways of shipping the coast agree.
         fill(tiles, layer: "land", MapStyle.land)
-        fill(tiles, layer: "countries", MapStyle.land)
+        // Countries cover the same ground as land in the same colour: filling both would
+        // rasterize every continent twice. They stand in only where a source has no land layer.
+        if !tiles.contains(where: { $0.tile.layer(named: "land") != nil }) {
+            fill(tiles, layer: "countries", MapStyle.land)
+        }
         fill(tiles, layer: "ocean", MapStyle.water)
         fill(tiles, layer: "lakes", MapStyle.water)
 
@@ -87,6 +91,10 @@ struct TilePainter {
                         closed: Bool = false, dash: Bool = false, where keep: (VectorFeature) -> Bool = { _ in true }) {
         guard zoom >= minZoom, width > 0 else { return }
         let w = width * scale
+        if !dash && w <= Self.hairlineWidth {
+            hairlines(tiles, layer: layer, color, width: w, closed: closed, where: keep)
+            return
+        }
         var any = false
         for placed in tiles {
             guard let l = placed.tile.layer(named: layer) else { continue }
@@ -122,22 +130,54 @@ struct TilePainter {
         }
     }
 
+    /// Lines up to this wide (device px) are drawn as Wu hairlines, not by cairo's stroker.
+    static let hairlineWidth = 1.25
+
+    private func hairlines(_ tiles: [PlacedTile], layer: String, _ color: RGB, width: Double, closed: Bool,
+                           where keep: (VectorFeature) -> Bool) {
+        guard let target = cairo_get_target(cr), let canvas = HairlineCanvas(surface: target) else { return }
+        cairo_surface_flush(target)
+        defer { cairo_surface_mark_dirty(target) }
+        let alpha = min(width, 1)
+        for placed in tiles {
+            guard let l = placed.tile.layer(named: layer) else { continue }
+            let extent = Double(max(l.extent, 1))
+            let p = placed.placement
+            for f in l.features where (f.type == .lineString || (closed && f.type == .polygon)) && keep(f) {
+                for part in f.parts where part.count >= 2 && isNearTile(part, p, extent: extent, margin: 2) {
+                    var lastX = p.x(part[0].x, extent: extent), lastY = p.y(part[0].y, extent: extent)
+                    for pt in part.dropFirst() {
+                        let x = p.x(pt.x, extent: extent), y = p.y(pt.y, extent: extent)
+                        canvas.segment(lastX, lastY, x, y, color: color.hex, alpha: alpha)
+                        lastX = x; lastY = y
+                    }
+                    if closed, let first = part.first {
+                        canvas.segment(lastX, lastY, p.x(first.x, extent: extent), p.y(first.y, extent: extent), color: color.hex, alpha: alpha)
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: paths
 
-    /// Adds one ring or line to the current path in raster pixels; false when it lies wholly
-    /// outside the tile (plus `margin`) and was skipped — the cheap cull that keeps overzoomed
-    /// ancestors fast, since most of their geometry falls outside the drawn child.
-    private func appendPart(_ part: [TilePoint], _ p: TilePlacement, extent: Double, closed: Bool, margin: Double) -> Bool {
-        guard part.count >= 2, var minX = part.first?.x, var minY = part.first?.y else { return false }
+    /// Whether a part's bounding box reaches the tile (plus `margin` px).
+    private func isNearTile(_ part: [TilePoint], _ p: TilePlacement, extent: Double, margin: Double) -> Bool {
+        guard var minX = part.first?.x, var minY = part.first?.y else { return false }
         var maxX = minX, maxY = minY
         for pt in part {
             minX = min(minX, pt.x); maxX = max(maxX, pt.x)
             minY = min(minY, pt.y); maxY = max(maxY, pt.y)
         }
         let lo = -margin - 1, hi = pixelSize + margin + 1
-        if p.x(maxX, extent: extent) < lo || p.x(minX, extent: extent) > hi || p.y(maxY, extent: extent) < lo || p.y(minY, extent: extent) > hi {
-            return false
-        }
+        return !(p.x(maxX, extent: extent) < lo || p.x(minX, extent: extent) > hi || p.y(maxY, extent: extent) < lo || p.y(minY, extent: extent) > hi)
+    }
+
+    /// Adds one ring or line to the current path in raster pixels; false when it lies wholly
+    /// outside the tile (plus `margin`) and was skipped — the cheap cull that keeps overzoomed
+    /// ancestors fast, since most of their geometry falls outside the drawn child.
+    private func appendPart(_ part: [TilePoint], _ p: TilePlacement, extent: Double, closed: Bool, margin: Double) -> Bool {
+        guard part.count >= 2, isNearTile(part, p, extent: extent, margin: margin) else { return false }
         var lastX = p.x(part[0].x, extent: extent), lastY = p.y(part[0].y, extent: extent)
         cairo_move_to(cr, lastX, lastY)
         for pt in part.dropFirst() {

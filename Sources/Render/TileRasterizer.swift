@@ -1,4 +1,5 @@
 import CCairo
+import Synchronization
 import Tiles
 #if canImport(Glibc)
 import Glibc
@@ -14,11 +15,32 @@ public struct RenderedTile: Sendable {
 /// Draws vector tiles into opaque raster tiles with cairo, styled by `MapStyle`.
 ///
 /// Sources are drawn bottom first (the world, then a city on top). Past a source's `maxZoom`
-/// the map keeps working ("overzoom"): from the source's own overzoomed tile when it makes
-/// one, else from its deepest ancestor tile drawn scaled up; styles follow the requested zoom. Safe to call from several threads at
+/// the map keeps working ("overzoom"): the source's deepest ancestor tile is drawn scaled up;
+/// styles follow the requested zoom. Safe to call from several threads at
 /// once: every call draws into its own surface with its own cairo context.
 public struct TileRasterizer: Sendable {
     public let sources: [any VectorTileSource]
+    private let blanks = BlankTiles()
+
+    /// The background-only tile of side `size`, shared.
+    private func blank(size: Int) -> RasterImage? {
+        if let hit = blanks.images.withLock({ $0[size] }) { return hit }
+        guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
+        cairo_set_source_rgb(cr, MapStyle.background.r, MapStyle.background.g, MapStyle.background.b)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(image.surface)
+        return blanks.images.withLock { b in
+            if let raced = b[size] { return raced }
+            b[size] = image
+            return image
+        }
+    }
+
+    /// Past this many levels beyond a source's data, the source overzooms (clips) itself.
+    static let maxDrawnOverzoom = 12
+    /// Decoded tiles at the sources' deepest level, shared by the overzoomed tiles under them.
+    private let deepest = DecodedTiles(capacity: 32)
 
     public init(sources: [any VectorTileSource]) { self.sources = sources }
 
@@ -38,35 +60,61 @@ public struct TileRasterizer: Sendable {
     /// `tile.z + log2(pixelSize / (256 · scale))`.
     public func render(_ tile: TileID, pixelSize: Int, scale: Double) -> RenderedTile? {
         let size = max(1, pixelSize)
-        guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
-        defer { cairo_destroy(cr) }
         var errors: [String] = []
         var layers: [PlacedTile] = []
-        for source in sources where tile.z >= source.minZoom {
+        for (index, source) in sources.enumerated() where tile.z >= source.minZoom {
             do {
-                if let placed = try Self.load(tile, from: source, pixelSize: Double(size)) { layers.append(placed) }
+                if let placed = try load(tile, from: source, index: index, pixelSize: Double(size)) { layers.append(placed) }
             } catch {
                 errors.append("\(source.name): tile \(tile): \(error)")
             }
         }
+        // Open sea (or past the edge of every source): one shared image of the background
+        // colour serves every such tile, drawn once, kept once.
+        if layers.allSatisfy({ $0.tile.layers.allSatisfy { $0.features.isEmpty } }) {
+            return blank(size: size).map { RenderedTile(image: $0, errors: errors) }
+        }
+        guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
+        defer { cairo_destroy(cr) }
         let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
         var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size))
         painter.paint(layers)
         return RenderedTile(image: image, errors: errors)
     }
 
-    /// The source's data for `tile`. Past the source's deepest level a source may overzoom
-    /// itself (the MBTiles reader returns the ancestor clipped and rescaled, a normal tile);
-    /// when it returns nothing there, the ancestor at its deepest level is drawn scaled up.
-    static func load(_ tile: TileID, from source: any VectorTileSource, pixelSize: Double) throws -> PlacedTile? {
-        let placeAsIs = TilePlacement(drawn: tile, from: tile, pixelSize: pixelSize)
-        if let vt = try source.tile(tile) { return PlacedTile(tile: vt, placement: placeAsIs) }
+    /// The source's data for `tile`. Past the source's deepest level the ancestor there is
+    /// drawn scaled up (decoded once for all its descendants, kept in `deepest`), with each
+    /// part culled against the tile before cairo sees it. Drawing the ancestor directly is
+    /// cheaper than asking the source to overzoom: clipping every feature to every child
+    /// in Swift took over a third of a cold street-level screen, while cairo clips the few
+    /// parts that reach the tile as it fills them.
+    func load(_ tile: TileID, from source: any VectorTileSource, index: Int, pixelSize: Double) throws -> PlacedTile? {
         let dz = tile.z - source.maxZoom
-        guard dz > 0 else { return nil }
+        // Deeper than 12 levels the ancestor's coordinates would near the ±8 M px that
+        // cairo's 24.8 fixed point holds; there only the source's clipped overzoom is safe.
+        guard dz > 0 && dz <= Self.maxDrawnOverzoom else {
+            let drawn = try source.tile(tile)
+            if drawn != nil || dz <= 0 {
+                return drawn.map { PlacedTile(tile: $0, placement: TilePlacement(drawn: tile, from: tile, pixelSize: pixelSize)) }
+            }
+            return nil
+        }
         let ancestor = TileID(z: source.maxZoom, x: tile.x >> dz, y: tile.y >> dz)
-        guard let vt = try source.tile(ancestor) else { return nil }
-        return PlacedTile(tile: vt, placement: TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize))
+        let indexed: IndexedTile?
+        if let hit = deepest.tile(source: index, ancestor) {
+            indexed = hit
+        } else {
+            indexed = try source.tile(ancestor).map(IndexedTile.init)
+            if let indexed { deepest.insert(indexed, source: index, ancestor) }
+        }
+        guard let indexed else { return nil }
+        let placement = TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize)
+        return PlacedTile(tile: indexed.features(near: tile, in: ancestor, margin: Self.cullMargin / pixelSize), placement: placement)
     }
+
+    /// How far outside a tile (px) a feature may start and still be drawn into it: the widest
+    /// road with its casing is 20 px.
+    static let cullMargin = 32.0
 }
 
 /// A decoded tile and where its coordinates land in the raster being drawn.

@@ -5,13 +5,13 @@ enum MapnikPeer {
     static let python = "/usr/bin/python3"
     static let script = "scripts/bench/mapnik_render.py"
 
-    /// Median ms per size label ("1920x1200") and view name; empty when Mapnik is unavailable
-    /// (the reason goes to stderr and the figures go out without a peer).
+    /// Median ms per size label ("1920x1200") and view name; empty when the script fails
+    /// (its error goes to stderr and the figures go out without a peer). Call
+    /// `ensureInstalled()` first.
     static func measure(sources: [String], sizes: [[Int]], views: [[Any]]) -> [String: [String: Double]] {
-        guard ensureInstalled() else { return [:] }
-        let job: [String: Any] = ["sources": sources, "sizes": sizes, "views": views, "runs": 3]
+        let job: [String: Any] = ["sources": sources, "sizes": sizes, "views": views, "runs": 5]
         guard let input = try? JSONSerialization.data(withJSONObject: job) else { return [:] }
-        Bench.progress("render: drawing the same views with Mapnik AGG…")
+        Bench.progress("render: drawing the same views with Mapnik AGG at \(sizes.map { "\($0[0])x\($0[1])" }.joined(separator: ", "))…")
         guard let out = runPython([script], input: input) else { return [:] }
         var result: [String: [String: Double]] = [:]
         for line in out.split(separator: "\n") {

@@ -104,6 +104,29 @@ final class TileRasterizerTests: XCTestCase {
         XCTAssertEqual(Set(between), [MapStyle.land.hex])
     }
 
+    func testHairlineBordersAreThinAndFollowTheirLine() throws {
+        let tile = VectorTile(layers: [
+            Fixture.layer("land", [Fixture.rect(-100, -100, 4196, 4196)]),
+            Fixture.layer("boundaries", [Fixture.line([(2048, -100), (2048, 4196)])]),
+        ])
+        // At z4 a border is 0.8 px: drawn as a hairline, one pixel column (two where it
+        // straddles a pixel edge), in border colour blended with the land.
+        let image = try XCTUnwrap(TileRasterizer(sources: [FixtureSource(every: tile)]).render(TileID(z: 4, x: 3, y: 3), scale: 1)).image
+        for y in [10, 128, 250] {
+            let touched = (120..<136).filter { image.rgb(x: $0, y: y) != MapStyle.land.hex }
+            XCTAssertFalse(touched.isEmpty, "the border shows in row \(y)")
+            XCTAssertTrue(touched.allSatisfy { $0 == 127 || $0 == 128 }, "only next to x = 128, not \(touched)")
+        }
+    }
+
+    func testOpenSeaTilesShareOneBackgroundImage() throws {
+        let r = TileRasterizer(sources: [FixtureSource(every: VectorTile(layers: [Fixture.layer("land", [])]))])
+        let a = try XCTUnwrap(r.render(TileID(z: 5, x: 1, y: 1), scale: 1)).image
+        let b = try XCTUnwrap(r.render(TileID(z: 5, x: 2, y: 9), scale: 1)).image
+        XCTAssertTrue(a === b, "one image, not one per tile")
+        XCTAssertEqual(a.rgb(x: 100, y: 100), MapStyle.water.hex)
+    }
+
     func testTheSameTileDrawsTheSameBytesEveryTime() throws {
         let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand)])
         let a = try XCTUnwrap(r.render(TileID(z: 6, x: 10, y: 20), scale: 1.5)).image.bytes()

@@ -2,7 +2,8 @@
 """Rewrites a tool's MBTiles output into Meridian's canonical, byte-reproducible MBTiles file.
 
 Usage: finish_mbtiles.py IN.mbtiles OUT.mbtiles --name N --attribution A --description D
-                         --bounds W,S,E,N --center LON,LAT,ZOOM
+                         --bounds=W,S,E,N --center=LON,LAT,ZOOM --type baselayer|overlay
+                         [--layer-descriptions FILE.json]
 
 Why: GDAL and tilemaker write the same tiles in a different page layout (and GDAL in a
 thread-dependent order) on every run, GDAL adds buffer tiles outside 0..2^z-1, and neither
@@ -48,6 +49,7 @@ def main():
     parser.add_argument("--description", required=True)
     parser.add_argument("--bounds", required=True)
     parser.add_argument("--center", required=True)
+    parser.add_argument("--type", required=True, choices=("baselayer", "overlay"))
     parser.add_argument("--layer-descriptions", help="JSON file: {layer id: description}")
     args = parser.parse_args()
 
@@ -86,7 +88,7 @@ def main():
     new_metadata = {
         "name": args.name,
         "format": "pbf",
-        "type": "baselayer" if "world" in os.path.basename(args.target) else "overlay",
+        "type": args.type,
         "version": "1",
         "description": args.description,
         "attribution": args.attribution,

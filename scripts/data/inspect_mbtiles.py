@@ -15,6 +15,7 @@ import gzip
 import math
 import sqlite3
 import sys
+import zlib
 from collections import Counter, defaultdict
 
 GEOMETRY_TYPES = {0: "unknown", 1: "point", 2: "line", 3: "polygon"}
@@ -151,8 +152,10 @@ def main():
     args = parser.parse_args()
 
     db = sqlite3.connect(f"file:{args.file}?mode=ro", uri=True)
+    db.text_factory = bytes  # a damaged file may hold tile_data as TEXT; judge the bytes
     print(f"== {args.file}")
-    metadata = dict(db.execute("SELECT name, value FROM metadata"))
+    metadata = {name.decode("utf-8", "replace"): value.decode("utf-8", "replace")
+                for name, value in db.execute("SELECT name, value FROM metadata")}
     failures = 0
     for key in ("name", "format", "minzoom", "maxzoom", "bounds", "center", "attribution", "json"):
         if key not in metadata:
@@ -174,7 +177,7 @@ def main():
         y = (1 << z) - 1 - tms_y
         try:
             layers = decode_tile(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
-        except (DecodeError, OSError, EOFError, UnicodeDecodeError) as error:
+        except (DecodeError, OSError, EOFError, UnicodeDecodeError, zlib.error) as error:
             print(f"BAD tile {z}/{x}/{y}: {error}")
             failures += 1
             continue
