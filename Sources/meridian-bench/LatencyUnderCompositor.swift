@@ -67,7 +67,7 @@ enum LatencyUnderCompositor {
         var windows: [Window] = []
         let pans = LatencyGestures.pans(map: mapFrame)
         let scrolls = LatencyGestures.scrolls(width: Double(LatencyBench.width), height: Double(LatencyBench.height))
-        let gestures = Array(repeating: pans, count: rounds).joined() + Array(repeating: scrolls, count: rounds).joined()
+        let gestures = (0..<rounds).flatMap { _ in pans } + (0..<rounds).flatMap { _ in scrolls }
         for g in gestures {
             let before = try session.commits()
             let start = Double(Bench.now()) / 1e6
