@@ -126,7 +126,8 @@ final class CompositorSession {
         return text.split(separator: "\n").suffix(5).joined(separator: " | ")
     }
 
-    /// Quits the compositor (closing its stdin is enough) and removes the runtime directory.
+    /// Quits the compositor (closing its stdin is enough) and removes the runtime directory
+    /// (kept when `MERIDIAN_E2E_KEEP` is set).
     func stop() {
         guard !stopped else { return }
         stopped = true
@@ -135,6 +136,11 @@ final class CompositorSession {
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+        // MERIDIAN_E2E_KEEP=1 keeps the logs for a look, as the end-to-end tests do.
+        if getenv("MERIDIAN_E2E_KEEP") != nil {
+            Bench.progress("kept \(runtimeDirectory) (compositor.log, meridian.log, latency.log)")
+        } else {
+            try? FileManager.default.removeItem(atPath: runtimeDirectory)
+        }
     }
 }

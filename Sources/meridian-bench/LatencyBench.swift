@@ -93,6 +93,20 @@ enum LatencyBench {
             _ = settle(h, pixels: pixels, stride: stride, clock: &clock)
         }
 
+        // The floor under any full redraw: filling the whole window once (the page's background).
+        var fills: [Double] = []
+        for _ in 0..<100 {
+            let t0 = Bench.now()
+            cairo_set_source_rgb(scratchCR, 0.97, 0.96, 0.94)
+            cairo_paint(scratchCR)
+            cairo_surface_flush(scratch)
+            fills.append(Double(Bench.now() - t0) / 1e6)
+        }
+        Bench.progress("latency headless: filling the whole \(size) window once: median \(Bench.format(Bench.quantile(fills, 0.5))) ms")
+        Bench.emit([("suite", "latency"), ("metric", "window_fill_ms"), ("size", size), ("mode", "headless"),
+                    ("median", Bench.quantile(fills, 0.5)), ("p90", Bench.quantile(fills, 0.9)),
+                    ("p99", Bench.quantile(fills, 0.99)), ("runs", fills.count)])
+
         for kind in ["scroll", "pan"] {
             guard let s = samples[kind], !s.wall.isEmpty else {
                 Bench.progress("latency headless: \(kind): no frame changed the screen")
