@@ -81,6 +81,8 @@ enum LatencyUnderCompositor {
             let errors = try session.send(g.frames.flatMap(LatencyGestures.commands), timeout: 30)
             let end = Double(Bench.now()) / 1e6
             windows.append(Window(kind: g.kind, start: start, end: end, commits: try session.commits() - before))
+            Bench.progress("latency compositor: \(g.kind) \(windows.count): \(g.frames.count) touch frames injected, "
+                + "\(windows[windows.count - 1].commits) commits")
             if let e = errors.first { Bench.progress("latency compositor: \(g.kind): \(errors.count) commands refused, first: \(e)") }
             _ = try session.send(["wait-idle 300 20000"], timeout: 25)   // fling over, tiles in
         }
