@@ -39,6 +39,8 @@ public final class WaylandClient {
     private var running = true
     private var lastGeometry: WindowGeometry?
     private var wasSuspended = false
+    /// `MERIDIAN_LATENCY_LOG`: input-to-commit times for `meridian-bench latency`; nil when off.
+    private let latencyProbe = LatencyProbe.fromEnvironment()
     /// What was bound, for `--verbose` and the closing notes: interface → version.
     public private(set) var boundVersions: [String: UInt32] = [:]
 
@@ -163,7 +165,11 @@ public final class WaylandClient {
 
     // MARK: input plumbing
 
-    func deliver(_ frame: InputFrame) { app?.handle(frame) }
+    func deliver(_ frame: InputFrame) {
+        let arrival = latencyProbe.map { _ in monotonicMilliseconds() }
+        app?.handle(frame)
+        if let arrival, let app { latencyProbe?.delivered(frame, at: arrival, visible: app.needsFrame) }
+    }
 
     var cursorScale: Int32 { Int32(max(1, (window?.scale ?? 1).rounded(.up))) }
 
@@ -257,7 +263,8 @@ public final class WaylandClient {
         guard window.forceDraw || (app.needsFrame && !window.frameCallbackPending && !suspended) else { return }
         let titleBar = window.hasClientTitleBar
         let windowWidth = window.width
-        _ = try window.present { buffer, geometry, titleBarPixels in
+        latencyProbe?.drawing(at: monotonicMilliseconds())
+        let committed = try window.present { buffer, geometry, titleBarPixels in
             if titleBar {
                 TitleBar.draw(into: buffer.pixels, width: buffer.width, height: titleBarPixels, stride: buffer.stride,
                               scale: geometry.scale, windowWidth: windowWidth)
@@ -272,6 +279,7 @@ public final class WaylandClient {
                     + [PixelRect(x: 0, y: 0, width: buffer.width, height: titleBarPixels)]
             }
         }
+        if committed { latencyProbe?.committed(at: monotonicMilliseconds()) }
     }
 
     private func teardown() {
@@ -283,6 +291,7 @@ public final class WaylandClient {
         window = nil
         cursor?.destroy()
         _ = wl_display_flush(display)
+        latencyProbe?.flush()
     }
 
     deinit {

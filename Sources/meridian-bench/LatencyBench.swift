@@ -1,5 +1,152 @@
+import CCairo
+import Input
+import MeridianApp
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `meridian-bench latency`: time from a touch frame arriving to the commit of the frame that
+/// shows its effect, for a page scroll and a two-finger map pan, at 1920x1200 (buffer scale 1).
+///
+/// - `headless`: in process, the app as the live client builds it (shipped data, tiles on the
+///   workers, cache warmed first); per touch frame, `handle` + `advance` + drawing the whole
+///   window into an XRGB buffer: what the live loop does between receiving and committing when
+///   no frame callback is outstanding. Also the map's compositing alone, to see what dominates.
+/// - `compositor`: the release `meridian` under the test compositor with `MERIDIAN_LATENCY_LOG`,
+///   touch injected 16 ms apart; the figure includes waiting for the frame callback
+///   (`LatencyUnderCompositor`).
 enum LatencyBench {
+    static let width = 1920
+    static let height = 1200
+    static let size = "\(width)x\(height)"
+    /// Headless rounds of each gesture pair (there and back).
+    static let headlessRounds = 3
+
     static func run() {
-        Bench.progress("latency: not built yet")
+        var mapFrame = (x: 16.0, y: 184.0, width: 1888.0, height: 560.0)
+        do {
+            let harness = try LatencyHarness(width: width, height: height)
+            mapFrame = harness.mapFrame
+            headless(harness)
+        } catch {
+            Bench.progress("latency headless: not run: \(error)")
+        }
+        LatencyUnderCompositor.run(mapFrame: mapFrame)
+    }
+
+    /// Per-frame costs of one gesture kind in the headless run.
+    struct Samples {
+        var wall: [Double] = []
+        var cpu: [Double] = []
+        var handle: [Double] = []
+        var mapOnly: [Double] = []
+    }
+
+    static func headless(_ h: LatencyHarness) {
+        Bench.progress("latency headless: \(size), shipped data, tiles on worker threads as live")
+        let stride = width * 4
+        let pixels = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
+        defer { pixels.deallocate() }
+        guard let scratch = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
+              let scratchCR = cairo_create(scratch) else {
+            Bench.progress("latency headless: not run: cannot allocate a cairo surface")
+            return
+        }
+        defer { cairo_destroy(scratchCR); cairo_surface_destroy(scratch) }
+
+        var clock = 1000.0
+        let warm = settle(h, pixels: pixels, stride: stride, clock: &clock)
+        Bench.progress("latency headless: cache warmed in \(Bench.format(warm)) ms (every visible tile drawn: \(h.lastFrameComplete))")
+
+        var gestures: [LatencyGestures.Gesture] = []
+        for _ in 0..<headlessRounds { gestures += LatencyGestures.pans(map: h.mapFrame) }
+        for _ in 0..<headlessRounds { gestures += LatencyGestures.scrolls(width: Double(width), height: Double(height)) }
+
+        var samples: [String: Samples] = [:]
+        for g in gestures {
+            let scrollBefore = h.scrollY
+            let cameraBefore = h.camera
+            var s = samples[g.kind] ?? Samples()
+            for changes in g.frames {
+                clock += LatencyGestures.frameInterval
+                _ = h.waitForTiles(timeout: 0)   // tiles that landed meanwhile, as the loop's poll would see
+                let t0 = Bench.now(), c0 = threadCPU()
+                h.handle(.touch(TouchFrame(time: clock, changes: changes)))
+                h.advance(to: clock)
+                let t1 = Bench.now()
+                guard h.needsFrame else { continue }   // nothing to show: the live loop draws nothing
+                h.draw(into: pixels, stride: stride)
+                let t2 = Bench.now(), c2 = threadCPU()
+                s.wall.append(Double(t2 - t0) / 1e6)
+                s.cpu.append(Double(c2 - c0) / 1e6)
+                s.handle.append(Double(t1 - t0) / 1e6)
+                // The map alone, same state, into a scratch surface: what compositing the tiles costs.
+                if let map = h.map {
+                    let t3 = Bench.now()
+                    _ = map.draw(h.camera, into: scratchCR, at: h.mapOrigin, moving: h.isMapMoving)
+                    s.mapOnly.append(Double(Bench.now() - t3) / 1e6)
+                }
+            }
+            samples[g.kind] = s
+            Bench.progress("latency headless: \(g.kind): page scrolled \(Bench.format(h.scrollY - scrollBefore)) px, "
+                + "map moved: \(h.camera != cameraBefore)")
+            _ = settle(h, pixels: pixels, stride: stride, clock: &clock)
+        }
+
+        // The floor under any full redraw: filling the whole window once (the page's background).
+        var fills: [Double] = []
+        for _ in 0..<100 {
+            let t0 = Bench.now()
+            cairo_set_source_rgb(scratchCR, 0.97, 0.96, 0.94)
+            cairo_paint(scratchCR)
+            cairo_surface_flush(scratch)
+            fills.append(Double(Bench.now() - t0) / 1e6)
+        }
+        Bench.progress("latency headless: filling the whole \(size) window once: median \(Bench.format(Bench.quantile(fills, 0.5))) ms")
+        Bench.emit([("suite", "latency"), ("metric", "window_fill_ms"), ("size", size), ("mode", "headless"),
+                    ("median", Bench.quantile(fills, 0.5)), ("p90", Bench.quantile(fills, 0.9)),
+                    ("p99", Bench.quantile(fills, 0.99)), ("runs", fills.count)])
+
+        for kind in ["scroll", "pan"] {
+            guard let s = samples[kind], !s.wall.isEmpty else {
+                Bench.progress("latency headless: \(kind): no frame changed the screen")
+                continue
+            }
+            Bench.emit([("suite", "latency"), ("metric", "\(kind)_input_to_commit_ms"), ("size", size), ("mode", "headless"),
+                        ("median", Bench.quantile(s.wall, 0.5)), ("p90", Bench.quantile(s.wall, 0.9)),
+                        ("p99", Bench.quantile(s.wall, 0.99)), ("cpu_median", Bench.quantile(s.cpu, 0.5)),
+                        ("runs", s.wall.count)])
+            Bench.progress("latency headless: \(kind): of the median frame, handle+advance \(Bench.format(Bench.quantile(s.handle, 0.5))) ms, "
+                + "the map's compositing alone \(Bench.format(Bench.quantile(s.mapOnly, 0.5))) ms (p99 \(Bench.format(Bench.quantile(s.mapOnly, 0.99))))")
+            Bench.emit([("suite", "latency"), ("metric", "\(kind)_map_composite_ms"), ("size", size), ("mode", "headless"),
+                        ("median", Bench.quantile(s.mapOnly, 0.5)), ("p90", Bench.quantile(s.mapOnly, 0.9)),
+                        ("p99", Bench.quantile(s.mapOnly, 0.99)), ("runs", s.mapOnly.count)])
+        }
+    }
+
+    /// Lets animations run out (16 ms steps of virtual time, drawn) and the tile workers finish
+    /// what is visible (wall time, drawn again as tiles land). Returns the wall ms it took.
+    static func settle(_ h: LatencyHarness, pixels: UnsafeMutableRawPointer, stride: Int, clock: inout Double) -> Double {
+        let start = Bench.now()
+        var steps = 0
+        while h.needsFrame && steps < 600 {
+            clock += LatencyGestures.frameInterval
+            h.advance(to: clock)
+            h.draw(into: pixels, stride: stride)
+            steps += 1
+        }
+        h.draw(into: pixels, stride: stride)
+        let deadline = start + 30_000_000_000
+        while !h.lastFrameComplete && Bench.now() < deadline {
+            if h.waitForTiles(timeout: 200) { h.draw(into: pixels, stride: stride) }
+        }
+        return Double(Bench.now() - start) / 1e6
+    }
+
+    /// This thread's CPU time in nanoseconds: unlike wall time, other jobs on the machine do not stretch it.
+    static func threadCPU() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }

@@ -1,0 +1,78 @@
+import Input
+
+/// The scripted gestures the latency suite plays, headless and under the test compositor
+/// alike: touch frames 16 ms apart (a 60 Hz touch screen), each a list of touch changes.
+enum LatencyGestures {
+    /// Milliseconds between touch frames.
+    static let frameInterval = 16.0
+    /// Motion frames per gesture (about a second of dragging).
+    static let motionFrames = 60
+
+    struct Gesture {
+        /// `scroll` or `pan`: the metric the gesture's frames count towards.
+        var kind: String
+        var frames: [[TouchChange]]
+    }
+
+    /// One finger dragged vertically by `step` px a frame from (`x`, `y`): the page scrolls
+    /// (a finger moving up scrolls the page down).
+    static func scroll(x: Double, y: Double, step: Double) -> Gesture {
+        var frames: [[TouchChange]] = [[.down(id: 0, at: Point(x: x, y: y))]]
+        var p = Point(x: x, y: y)
+        for _ in 0..<motionFrames {
+            p.y += step
+            frames.append([.moved(id: 0, to: p)])
+        }
+        frames.append([.up(id: 0, at: p)])
+        return Gesture(kind: "scroll", frames: frames)
+    }
+
+    /// Two fingers 300 px apart, both landing in one frame, dragged horizontally by `step` px a
+    /// frame: the map pans under them.
+    static func pan(x: Double, y: Double, step: Double) -> Gesture {
+        var a = Point(x: x, y: y)
+        var b = Point(x: x + 300, y: y)
+        var frames: [[TouchChange]] = [[.down(id: 0, at: a), .down(id: 1, at: b)]]
+        for _ in 0..<motionFrames {
+            a.x += step
+            b.x += step
+            frames.append([.moved(id: 0, to: a), .moved(id: 1, to: b)])
+        }
+        frames.append([.up(id: 0, at: a), .up(id: 1, at: b)])
+        return Gesture(kind: "pan", frames: frames)
+    }
+
+    /// A pan right and back left, low in the map (away from the zoom buttons top right and from
+    /// the pins of the default view), for a map at `map` in window coordinates.
+    static func pans(map: (x: Double, y: Double, width: Double, height: Double)) -> [Gesture] {
+        let x = (map.x + 0.2 * map.width).rounded()
+        let y = (map.y + 0.8 * map.height).rounded()
+        let step = 8.0
+        return [pan(x: x, y: y, step: step),
+                pan(x: x + step * Double(motionFrames), y: y, step: -step)]
+    }
+
+    /// A scroll down the page (finger moving up from low in the window) and back up, in the
+    /// middle of a `width` x `height` window.
+    static func scrolls(width: Double, height: Double) -> [Gesture] {
+        let x = (width / 2).rounded()
+        let step = 10.0
+        let travel = step * Double(motionFrames)
+        return [scroll(x: x, y: (height - 100).rounded(), step: -step),
+                scroll(x: x, y: (height - 100 - travel).rounded(), step: step)]
+    }
+
+    /// The test compositor's commands for one touch frame (docs/TEST-COMPOSITOR.md), then the
+    /// pause until the next.
+    static func commands(_ frame: [TouchChange]) -> [String] {
+        var out: [String] = []
+        for change in frame {
+            switch change {
+            case .down(let id, let p): out.append("down \(id) \(Int(p.x)) \(Int(p.y))")
+            case .moved(let id, let p): out.append("motion \(id) \(Int(p.x)) \(Int(p.y))")
+            case .up(let id, _): out.append("up \(id)")
+            }
+        }
+        return out + ["frame", "sleep \(Int(frameInterval))"]
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// `MERIDIAN_LATENCY_LOG` in the real binary under the test compositor: the touch frames of a
+/// page scroll come back as lines `input_ms commit_ms touch draw_ms`, each commit after its input.
+final class LatencyProbeUnderCompositorTests: XCTestCase {
+    func testAPageScrollLogsEachTouchFrameWithTheCommitThatShowedIt() throws {
+        let compositor = try TestCompositor(width: 800, height: 1280, kiosk: true)
+        let log = compositor.runtimeDirectory + "/latency.log"
+        let app = try compositor.spawnClient(executable: try PackagePaths.meridianExecutable(),
+                                             environment: ["MERIDIAN_LATENCY_LOG": log])
+        try compositor.waitMap()
+        try compositor.waitIdle(quiet: 0.5, timeout: 20)
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let injected = Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
+        // One finger low on the page (the list, below the map) dragged up: the page scrolls.
+        try compositor.send("down 0 400 1150")
+        try compositor.send("frame")
+        for i in 1...12 {
+            try compositor.send("sleep 16")
+            try compositor.send("motion 0 400 \(1150 - 20 * i)")
+            try compositor.send("frame")
+        }
+        try compositor.send("up 0")
+        try compositor.send("frame")
+        try compositor.waitIdle(quiet: 0.5, timeout: 20)
+        app.signal(SIGTERM)
+        XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(0), app.standardError)
+
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let lines = text.split(separator: "\n").map { $0.split(separator: " ") }
+        let touches = lines.filter { $0.count == 4 && $0[2] == "touch" }
+        XCTAssertEqual(touches.count, lines.count, "every line is a touch frame with four fields:\n\(text)")
+        XCTAssertGreaterThanOrEqual(touches.count, 10, "the moves that scrolled the page were logged:\n\(text)")
+        XCTAssertLessThanOrEqual(touches.count, 14, "no frame twice:\n\(text)")
+        for f in touches {
+            let input = Double(f[0]) ?? 0, commit = Double(f[1]) ?? 0, draw = Double(f[3]) ?? 0
+            XCTAssertGreaterThanOrEqual(input, injected, "only frames injected here, on the shared monotonic clock")
+            XCTAssertTrue(input <= draw && draw <= commit, "arrival, drawing, commit in that order: \(f)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Glibc
+import Input
+import Testing
+@testable import Wayland
+
+/// The latency log `meridian-bench latency` reads: one line per input frame, written by the
+/// first commit that shows it.
+@Suite struct LatencyProbeTests {
+    let path = "/tmp/meridian-latency-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+
+    func lines() -> [String] {
+        guard let f = fopen(path, "r") else { return [] }
+        defer { fclose(f) }
+        var out = [UInt8]()
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buf, 1, buf.count, f)
+            out += buf[0..<n]
+            if n < buf.count { break }
+        }
+        return String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    func touch(_ t: Double) -> InputFrame { .touch(TouchFrame(time: t, changes: [.moved(id: 0, to: Point(x: 1, y: 2))])) }
+    func pointer(_ t: Double) -> InputFrame { .pointer(PointerFrame(time: t)) }
+
+    @Test func eachFrameIsReportedOnceByTheFirstCommitThatShowsIt() throws {
+        defer { unlink(path) }
+        let probe = try #require(LatencyProbe(path: path))
+        probe.delivered(touch(1), at: 10, visible: true)
+        probe.delivered(pointer(2), at: 12.5, visible: true)
+        probe.drawing(at: 14)
+        probe.committed(at: 15.25)
+        probe.delivered(touch(3), at: 20, visible: true)
+        probe.drawing(at: 21)
+        probe.committed(at: 22.0006)
+        probe.drawing(at: 30)
+        probe.committed(at: 31)   // a redraw with no new input reports nothing
+        probe.flush()
+        #expect(lines() == ["10.000 15.250 touch 14.000", "12.500 15.250 pointer 14.000", "20.000 22.001 touch 21.000"])
+    }
+
+    @Test func framesThatChangeNothingOnScreenAreNotWaitedFor() throws {
+        defer { unlink(path) }
+        let probe = try #require(LatencyProbe(path: path))
+        probe.delivered(touch(1), at: 10, visible: false)
+        probe.drawing(at: 40)
+        probe.committed(at: 41)
+        probe.flush()
+        #expect(lines().isEmpty, "a touch that changed nothing is not 31 ms of latency")
+    }
+
+    @Test func aFrameWaitingThroughABusyBufferIsReportedByTheCommitThatFinallyHappens() throws {
+        defer { unlink(path) }
+        let probe = try #require(LatencyProbe(path: path))
+        probe.delivered(touch(1), at: 10, visible: true)
+        probe.drawing(at: 11)   // every buffer busy: no commit followed
+        probe.drawing(at: 27)
+        probe.committed(at: 28)
+        probe.flush()
+        #expect(lines() == ["10.000 28.000 touch 27.000"])
+    }
+
+    @Test func aLogThatCannotBeWrittenLeavesTheProbeOff() {
+        #expect(LatencyProbe(path: "/nonexistent-meridian-dir/latency.log") == nil)
+    }
+}
