@@ -23,6 +23,7 @@ final class AppCore {
         self.synchronousTiles = synchronousTiles
         self.scale = scale
         renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
+        page.renderScale = scale
     }
 
     func handle(_ frame: InputFrame) {
@@ -36,6 +37,7 @@ final class AppCore {
             renderer.map?.cache.shutDown()
             renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
             self.scale = scale
+            page.renderScale = scale
         }
         if width != page.layout.windowWidth || height != page.layout.windowHeight {
             page.resize(width: width, height: height)

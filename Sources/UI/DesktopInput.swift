@@ -34,6 +34,7 @@ extension MeridianPage {
                 stopMapMotion()
                 c.zoom(by: -steps * MeridianPage.wheelZoomPerDetent, around: ScreenPoint(x: p.x, y: p.y))
                 setCamera(c)
+                settleZoom(around: p)
             } else {
                 scrollMotion = nil
                 setScroll(min(max(scrollY + axis.value * MeridianPage.wheelScrollFactor, 0), maxScrollY))
@@ -57,8 +58,9 @@ extension MeridianPage {
             c.pan(by: ScreenPoint(x: pinch.at.x - s.x, y: pinch.at.y - s.y))
             setCamera(c)
         case .pinchEnd:
+            if let pinch = touchpadPinch { settleZoom(around: pinch.at) }
             touchpadPinch = nil
-            invalidate()
+            invalidateMap()
         case .holdBegin:
             // Fingers resting on the touchpad stop a glide, as on a touchscreen.
             scrollMotion = nil

@@ -49,6 +49,8 @@ public final class MeridianPage {
     var touchpadPinch: (anchor: WorldPoint, zoom: Double, at: Point)?
 
     public private(set) var now = 0.0
+    /// Buffer pixels per logical pixel, so a settled zoom can be made crisp for the renderer.
+    public var renderScale = 1.0
     private var dirty = true
     /// What changed since the last frame: nil while everything must be redrawn.
     private var dirtyRect: Rect?

@@ -2,6 +2,7 @@ import Glibc
 import Geo
 import Gestures
 import Input
+import Render
 
 /// The gesture graph of the page, and what each recognizer does. The rules in one place:
 /// - One finger anywhere scrolls the page, the map included (a cooperative map, with a hint);
@@ -173,8 +174,9 @@ extension MeridianPage {
     private func mapMovedByFingers() {
         let active = [mapPan, mapPinch].filter { $0.state.isActive }
         guard let lead = active.first else {
-            if mapPan.state == .ended {
-                startFling(velocity: mapPan.velocity(in: map))
+            if mapAnchor != nil {
+                settleZoom(around: mapPinch.location(in: map))
+                if mapPan.state == .ended { startFling(velocity: mapPan.velocity(in: map)) }
             }
             mapAnchor = nil
             return
@@ -232,9 +234,22 @@ extension MeridianPage {
             var c = camera
             c.setZoom(zoomAtGestureStart + dy / MeridianPage.quickZoomPixelsPerLevel, around: ScreenPoint(x: anchor.x, y: anchor.y))
             setCamera(c)
+        case .ended, .cancelled:
+            settleZoom(around: press.pressLocation(in: map))
         default:
             break
         }
+    }
+
+    /// After a free zoom (pinch, double-tap-and-drag, wheel) the zoom moves by under 0.005 of a
+    /// level to one where tiles span whole device pixels: pan frames are then plain copies
+    /// (docs/MAP-ENGINE.md, Render). `p` (map coordinates) stays where it is.
+    func settleZoom(around p: Point) {
+        let crisp = MapRenderer.crispZoom(camera.zoom, scale: renderScale)
+        guard crisp != camera.zoom, crisp.isFinite else { return }
+        var c = camera
+        c.setZoom(crisp, around: ScreenPoint(x: p.x, y: p.y))
+        setCamera(c)
     }
 
     private func mapTapped(at p: Point) {

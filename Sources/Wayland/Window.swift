@@ -91,8 +91,10 @@ final class Window {
     }
 
     /// Whether we draw our own title bar: no server-side decorations and not fullscreen.
+    /// Never with `--fullscreen`: a kiosk or phone shell may answer with a maximized window
+    /// rather than a fullscreen one, and the user asked for no chrome either way.
     var hasClientTitleBar: Bool {
-        !serverDecorated && !isFullscreen
+        !serverDecorated && !isFullscreen && !wantsFullscreen
     }
 
     var isFullscreen: Bool { states.contains(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) || (wantsFullscreen && !configured) }

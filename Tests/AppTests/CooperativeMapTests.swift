@@ -1,4 +1,6 @@
+import Foundation
 import Geo
+import Render
 import Testing
 
 /// Behaviour 1: one finger scrolls the page, even over the map; two fingers move the map.
@@ -55,7 +57,7 @@ import Testing
         t.frame()
         for i in 1...20 {
             t.wait(16)
-            let d = 50 + 50 * Double(i) / 20   // half-distance 50 → 100: the fingers double their distance
+            let d = 50 + 43 * Double(i) / 20   // half-distance 50 → 93: a zoom change of log2(1.86)
             t.move(0, c + P(x: -d, y: 0))
             t.move(1, c + P(x: d, y: 0))
             t.frame()
@@ -65,7 +67,8 @@ import Testing
         t.up(1)
         t.frame()
         let end = try Replay.dump(t)
-        #expect(abs(end.zoom - (start.zoom + 1)) < 0.01, "zoom \(start.zoom) → \(end.zoom)")
+        #expect(abs(end.zoom - (start.zoom + log2(1.86))) < 0.01, "zoom \(start.zoom) → \(end.zoom)")
+        #expect(abs(MapRenderer.crispZoom(end.zoom, scale: 1) - end.zoom) < 1e-9, "the settled zoom draws tiles on whole pixels")
         #expect(end.windowPoint(of: place).distance(to: c) < 1, "the centroid's place stays put")
         #expect(end.scrollY == 0)
     }
