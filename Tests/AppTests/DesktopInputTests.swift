@@ -1,3 +1,4 @@
+import Glibc
 import Geo
 import Testing
 
@@ -148,6 +149,10 @@ import Testing
         let probe = P(x: zoomIn.hitFrame.x + 4, y: zoomIn.hitFrame.y + zoomIn.hitFrame.height / 2)
         let plain = try #require(Replay.run(TraceBuilder(), screenshot: true).png)
         let shown = try #require(Replay.run(TraceBuilder(), arguments: ["--show-hit-areas"], screenshot: true).png)
+        defer {
+            unlink(plain)
+            unlink(shown)
+        }
         let a = try #require(PNGImage(path: plain)), b = try #require(PNGImage(path: shown))
         let before = a.rgb(Int(probe.x), Int(probe.y)), after = b.rgb(Int(probe.x), Int(probe.y))
         #expect(after.r - after.g > before.r - before.g + 10, "magenta tint: \(before) → \(after)")
