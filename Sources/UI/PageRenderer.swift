@@ -12,6 +12,8 @@ public final class PageRenderer {
     public let synchronousTiles: Bool
     /// Whether the last frame showed every tile exactly (live: draw again when more land).
     public private(set) var lastFrameComplete = true
+    /// The window's width while a frame is drawn, for fitting text.
+    private var availableWidth = 0.0
 
     public init(map: MapRenderer?, synchronousTiles: Bool) {
         self.map = map
@@ -33,6 +35,7 @@ public final class PageRenderer {
     public func draw(_ page: MeridianPage, into cr: OpaquePointer) {
         let layout = page.layout
         let scroll = page.scrollY
+        availableWidth = layout.windowWidth
         set(cr, Palette.page)
         cairo_paint(cr)
         cairo_save(cr)
@@ -239,9 +242,18 @@ public final class PageRenderer {
 
     private func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
 
+    /// Draws one line of text, shrunk (down to 60 %) when it would run past the window's right margin.
     private func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
         cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)
+        if availableWidth > 0 {
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(cr, s, &extents)
+            let room = availableWidth - x - PageLayout.margin
+            if extents.x_advance > room, extents.x_advance > 0 {
+                cairo_set_font_size(cr, max(size * 0.6, size * room / extents.x_advance))
+            }
+        }
         cairo_move_to(cr, x, y)
         cairo_show_text(cr, s)
         cairo_new_path(cr)
