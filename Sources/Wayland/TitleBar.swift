@@ -10,10 +10,14 @@ enum TitleBar {
         return SquareButton(x: Double(windowWidth) - size, y: 0, size: size)
     }
 
+    static let activeColor: UInt32 = 0xFF2B_3440
+    /// Lighter while another window has the focus, as every desktop shows it.
+    static let inactiveColor: UInt32 = 0xFF6B_7380
+
     static func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, scale: Double,
-                     windowWidth: Int) {
+                     windowWidth: Int, active: Bool) {
         guard height > 0, width > 0 else { return }
-        let bar: UInt32 = 0xFF2B_3440
+        let bar = active ? activeColor : inactiveColor
         let cross: UInt32 = 0xFFE5_E9F0
         let button = closeButton(windowWidth: windowWidth)
         let bx = Int(button.x * scale), bs = Int(button.size * scale)

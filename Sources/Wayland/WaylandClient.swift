@@ -264,10 +264,11 @@ public final class WaylandClient {
         let titleBar = window.hasClientTitleBar
         let windowWidth = window.width
         latencyProbe?.drawing(at: monotonicMilliseconds())
+        let active = window.isActivated
         let committed = try window.present { buffer, geometry, titleBarPixels in
             if titleBar {
                 TitleBar.draw(into: buffer.pixels, width: buffer.width, height: titleBarPixels, stride: buffer.stride,
-                              scale: geometry.scale, windowWidth: windowWidth)
+                              scale: geometry.scale, windowWidth: windowWidth, active: active)
             }
             let content = buffer.pixels + titleBarPixels * buffer.stride
             let damage = app.draw(into: content, width: buffer.width, height: buffer.height - titleBarPixels,

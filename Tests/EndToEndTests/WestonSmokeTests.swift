@@ -6,7 +6,9 @@ import XCTest
 /// implementation with its own quirks — no server-side decorations, so Meridian draws its own
 /// title bar; no seat at all on the headless backend.
 final class WestonSmokeTests: XCTestCase {
-    static let titleBar = RGBA(r: 0x2B, g: 0x34, b: 0x40)
+    /// TitleBar.inactiveColor: headless weston has no seat, so nothing ever has the focus and it
+    /// never sends the `activated` state.
+    static let titleBar = RGBA(r: 0x6B, g: 0x73, b: 0x80)
     static let header = RGBA(r: 33, g: 51, b: 74)
 
     final class Weston {
