@@ -1,7 +1,7 @@
 import CCairo
 import Glibc
 import Input
-import Testing
+import XCTest
 @testable import MeridianApp
 
 /// A long stream of realistic gestures (drags, flings, pinches, taps, wheel zooms, cancels)
@@ -9,12 +9,15 @@ import Testing
 /// file descriptors must not grow, resident memory must stay flat, and the tile cache within
 /// its budget. 100 000 frames by default; `MERIDIAN_SOAK_FRAMES=1000000` (scripts/soak.sh)
 /// for the long run. The figures are printed as one `soak:` line.
-@Suite struct SoakTests {
+///
+/// XCTest, not swift-testing, on purpose: XCTest cases run one at a time, so no other test
+/// opens files or allocates in this process while the soak measures it.
+final class SoakTests: XCTestCase {
     static var frameCount: Int {
         getenv("MERIDIAN_SOAK_FRAMES").flatMap { Int(String(cString: $0)) } ?? 100_000
     }
 
-    @Test func aLongGestureStreamLeavesMemoryFlatAndNoDescriptorsBehind() throws {
+    func testALongGestureStreamLeavesMemoryFlatAndNoDescriptorsBehind() throws {
         let total = Self.frameCount
         var options = Options()
         options.headless = true
@@ -55,13 +58,13 @@ import Testing
         print("soak: frames=\(total) rssKiB start=\(startRSS) mid=\(midRSS) end=\(endRSS) fds start=\(startFDs) end=\(endFDs) "
               + "cache peakTiles=\(peakTiles) peakBytes=\(peakBytes) budget=\(budget) cancels=\(cancels) "
               + "camera zoom=\(core.page.snapshot.zoom)")
-        #expect(endFDs <= startFDs, "open descriptors grew from \(startFDs) to \(endFDs)")
+        XCTAssertLessThanOrEqual(endFDs, startFDs, "open descriptors grew")
         // Flat: what warm-up has not reached by 10 % of the run may not grow by more than the
         // tile cache's own budget in the remaining 90 %.
-        #expect(endRSS - startRSS <= max(budget / 1024, 16 << 10), "resident memory grew from \(startRSS) KiB to \(endRSS) KiB")
-        #expect(peakBytes <= budget, "the tile cache held \(peakBytes) bytes, over its \(budget)-byte budget")
-        #expect(core.page.snapshot.zoom.isFinite)
-        if shipped.data != nil { #expect(peakTiles > 0, "the soak drew the map") }
+        XCTAssertLessThanOrEqual(endRSS - startRSS, max(budget / 1024, 16 << 10), "resident memory grew from \(startRSS) KiB to \(endRSS) KiB")
+        XCTAssertLessThanOrEqual(peakBytes, budget, "the tile cache stays within its byte budget")
+        XCTAssertTrue(core.page.snapshot.zoom.isFinite)
+        if shipped.data != nil { XCTAssertGreaterThan(peakTiles, 0, "the soak drew the map") }
     }
 
     /// Resident set size from /proc/self/statm (second field, in pages).
