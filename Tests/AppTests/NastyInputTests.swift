@@ -155,4 +155,33 @@ import Testing
         defer { rmdir(dir.file("t.trace")) }
         #expect(MeridianApp.run(["--headless", "--replay", dir.file("t.trace")]) == 2)
     }
+
+    @Test(arguments: ["0", "-1", "8388608", "1e-300"])
+    func aTouchpadPinchToAZeroNegativeOrHugeScaleAndHugeWheelTurnsLeaveAFiniteCamera(_ scale: String) throws {
+        let dir = ScratchDirectory()
+        let t = dir.write("t.trace", """
+            meridian-trace 1
+            0 pointer enter 400 700
+            0 pointer frame
+            10 pinch begin 2
+            20 pinch update 0 0 \(scale) 0
+            30 pinch update 8388608 -8388608 1 99999
+            40 pinch end
+            50 pointer axis vertical 8388608 discrete 2147483647
+            50 pointer frame
+            60 pointer axis horizontal -8388608
+            60 pointer frame
+            """)
+        #expect(MeridianApp.run(["--headless", "--replay", t, "--state-out", dir.file("s.json")]) == 0)
+        Self.expectSaneCamera(try #require(dir.read("s.json")))
+    }
+
+    @Test(arguments: ["90,180", "-90,-180", "0,180", "85.1,0"])
+    func aCentreAtThePolesOrTheDateLineStartsAFiniteMap(_ centre: String) throws {
+        let dir = ScratchDirectory()
+        let t = dir.write("t.trace", "meridian-trace 1\n0 touch down 0 400 700\n0 touch frame\n16 touch motion 0 300 600\n16 touch frame\n32 touch up 0\n")
+        #expect(MeridianApp.run(["--headless", "--replay", t, "--center", centre, "--zoom", "22",
+                                 "--state-out", dir.file("s.json"), "--screenshot", dir.file("s.png")]) == 0)
+        Self.expectSaneCamera(try #require(dir.read("s.json")))
+    }
 }
