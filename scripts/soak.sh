@@ -82,7 +82,8 @@ live)
     end_rss=$(rss) end_fds=$(fds)
     kill -TERM "$app"
     status=0; wait "$app" || status=$?
-    send "quit" || true
+    # Not `send`: the compositor exits on quit and bash then unsets COMP.
+    echo quit >&"${COMP[1]}" 2>/dev/null || true
     echo "soak: live minutes=$minutes gestures=$gestures rssKiB start=$start_rss end=$end_rss fds start=$start_fds end=$end_fds exit=$status"
     echo "soak: tile cache: not observable from outside a live process (see the headless run)"
     [[ $status -eq 0 ]] && rm -rf "$runtime"
