@@ -50,7 +50,11 @@ public enum TraceFormat {
         switch frame {
         case .touch(let f):
             var out: [String] = []
-            for c in f.changes {
+            for (i, c) in f.changes.enumerated() {
+                // An up that only ends a point because the same id goes down again in this
+                // frame is re-created by that second `down` when read back; written out it
+                // would lift the last finger and split the frame in two.
+                if case .up(let id, _) = c, Self.goesDownAgain(id, after: i, in: f.changes) { continue }
                 switch c {
                 case .down(let id, let p): out.append("\(t) touch down \(id) \(number(p.x)) \(number(p.y))")
                 case .moved(let id, let p): out.append("\(t) touch motion \(id) \(number(p.x)) \(number(p.y))")
@@ -99,6 +103,13 @@ public enum TraceFormat {
             case .holdEnd(let c): return ["\(t) hold end" + (c ? " cancelled" : "")]
             }
         }
+    }
+
+    /// Whether the next change for `id` after index `i` is a `down`.
+    static func goesDownAgain(_ id: Int32, after i: Int, in changes: [TouchChange]) -> Bool {
+        guard let next = changes[(i + 1)...].first(where: { $0.id == id }) else { return false }
+        if case .down = next { return true }
+        return false
     }
 
     /// A whole trace as text.
@@ -335,7 +346,13 @@ struct TraceParser {
         // Touch and pointer events after the last frame line still happened.
         if let f = touch.frame() { frames.append(.touch(f)) }
         if let f = pointer.frame() { frames.append(.pointer(f)) }
-        return Trace(frames: frames, endTime: lastTime)
+        // A device's frame carries the time of its events, but it is only complete at its
+        // `frame` line (or the end), possibly after another device's later frames. Replay and
+        // the writer need time order, so restore it, keeping file order among equal times.
+        let ordered = frames.enumerated().sorted { a, b in
+            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }
+        return Trace(frames: ordered.map(\.element), endTime: lastTime)
     }
 }
 

@@ -1,0 +1,31 @@
+import Glibc
+
+/// libFuzzer target: arbitrary bytes written to a file and opened as MBTiles.
+///
+/// Built by scripts/fuzz.sh together with Sources/Tiles. When the file opens, every tile of
+/// its lowest zoom level and one overzoomed tile are read, the way the map would on start.
+nonisolated(unsafe) private var scratchPath: String?
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMBTiles(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let path = scratch()
+    guard let file = fopen(path, "wb") else { return 0 }
+    _ = fwrite(data, 1, size, file)
+    fclose(file)
+    guard let source = try? MBTilesSource(path: path) else { return 0 }
+    let z = max(0, min(source.minZoom, 3))
+    let side = 1 << z
+    for x in 0..<side {
+        for y in 0..<side { _ = try? source.tile(TileID(z: z, x: x, y: y)) }
+    }
+    _ = try? source.tile(TileID(z: min(source.maxZoom + 2, 24), x: 0, y: 0))
+    return 0
+}
+
+/// One file per process, in the working directory (scripts/fuzz.sh runs each target in its own).
+private func scratch() -> String {
+    if let p = scratchPath { return p }
+    let p = "fuzz-mbtiles-\(getpid()).mbtiles"
+    scratchPath = p
+    return p
+}
