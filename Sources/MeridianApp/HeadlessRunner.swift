@@ -25,7 +25,7 @@ public enum HeadlessRunner {
             printError("meridian: \(error)")
             return 2
         }
-        guard let data = loadMapData(options) else { return 2 }
+        guard case .loaded(let data) = MapData.load(for: options) else { return 2 }
         let core = AppCore(options: options, mapData: data, synchronousTiles: true, scale: options.scale)
         defer { core.renderer.map?.cache.shutDown() }
         replay(trace, into: core)
@@ -37,22 +37,6 @@ public enum HeadlessRunner {
             return 1
         }
         return 0
-    }
-
-    /// The map data for `options`: `--data` files (an error is exit 2), or the shipped data
-    /// (when missing, the app runs without a map and says so). Returns nil for exit 2.
-    static func loadMapData(_ options: Options) -> MapData?? {
-        if !options.data.isEmpty {
-            do {
-                return .some(try MapData.open(options.data))
-            } catch {
-                printError("meridian: \(error)")
-                return nil
-            }
-        }
-        let shipped = MapData.shipped()
-        if let problem = shipped.problem { printError("meridian: \(problem); showing no map") }
-        return .some(shipped.data)
     }
 
     /// Feeds every frame at its time, running timers and animations that fall due in between.

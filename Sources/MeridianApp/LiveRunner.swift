@@ -26,7 +26,7 @@ public enum LiveRunner {
             }
         }
         defer { recorder?.close() }
-        guard let data = HeadlessRunner.loadMapData(options) else { return 2 }
+        guard case .loaded(let data) = MapData.load(for: options) else { return 2 }
         let core = AppCore(options: options, mapData: data, synchronousTiles: false, scale: 1)
         defer { core.renderer.map?.cache.shutDown() }
         let app = LiveApp(core: core, recorder: recorder)

@@ -1,4 +1,5 @@
 import Glibc
+import Wayland
 import Render
 import Tiles
 
@@ -58,6 +59,28 @@ struct MapData {
         } catch {
             return (nil, "\(error)")
         }
+    }
+
+    enum Loading {
+        /// The data to show; nil when the shipped data is missing (the app then says so and shows no map).
+        case loaded(MapData?)
+        /// A `--data` file could not be opened: exit status 2, the reason already printed.
+        case failed
+    }
+
+    /// The map data for `options`: the `--data` files, or else the shipped data.
+    static func load(for options: Options) -> Loading {
+        if !options.data.isEmpty {
+            do {
+                return .loaded(try open(options.data))
+            } catch {
+                printError("meridian: \(error)")
+                return .failed
+            }
+        }
+        let shipped = shipped()
+        if let problem = shipped.problem { printError("meridian: \(problem); showing no map") }
+        return .loaded(shipped.data)
     }
 
     func renderer(scale: Double) -> MapRenderer {
