@@ -10,6 +10,9 @@ scripts/install-deps.sh test
 scripts/build-test-compositor.sh
 # The shipped map files decode tile by tile, with the layers and credits the app expects.
 bash scripts/check-data.sh
+# Every parser of outside data under coverage-guided fuzzing, 25 s each (docs/RELIABILITY.md);
+# before the test suite so that its summary stays the last thing printed.
+scripts/fuzz.sh all 25
 # The end-to-end tests start their own compositors; never let them talk to the user's.
 unset WAYLAND_DISPLAY DISPLAY WAYLAND_SOCKET
 swift build
