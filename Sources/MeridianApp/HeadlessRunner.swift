@@ -59,8 +59,10 @@ public enum HeadlessRunner {
         }
         run(until: trace.endTime)
         let cap = trace.endTime + settleCap
-        while now < cap, core.page.isAnimating || core.nextDeadline != nil {
-            var next = core.nextDeadline ?? .infinity
+        // Settled means no gesture is waiting on a timer and nothing moves; a hint or callout
+        // still on screen stays in the picture, as a user would see it.
+        while now < cap, core.page.isAnimating || core.page.gestures.nextDeadline != nil {
+            var next = core.page.gestures.nextDeadline ?? .infinity
             if core.page.isAnimating { next = min(next, now + frameInterval) }
             run(until: min(max(next, now), cap))
         }

@@ -131,6 +131,7 @@ extension MeridianPage {
     }
 
     private func moveFocus(backwards: Bool) {
+        focusVisible = true
         let n = focusOrder.count
         if let i = focusIndex {
             focusIndex = (i + (backwards ? n - 1 : 1)) % n

@@ -33,6 +33,8 @@ public final class MeridianPage {
     public let showHitAreas: Bool
     /// Keyboard focus: an index into `focusOrder`, or nil.
     public internal(set) var focusIndex: Int?
+    /// The focus ring shows only once the keyboard is in use (a tap sets the focus quietly).
+    public internal(set) var focusVisible = false
     /// Taps the map's observer saw: proof that watching never takes a touch away.
     public internal(set) var observedMapTaps = 0
 
@@ -252,6 +254,10 @@ public final class MeridianPage {
         now = max(now, frame.time)
         switch frame {
         case .touch, .touchCancel:
+            if focusVisible {
+                focusVisible = false
+                invalidate()
+            }
             gestures.handle(frame)
         case .pointer(let f):
             if let p = f.entered ?? f.moved { pointerPosition = p }

@@ -216,7 +216,7 @@ public final class PageRenderer {
     // MARK: Focus and hit areas
 
     private func drawFocus(_ page: MeridianPage, _ cr: OpaquePointer) {
-        guard let id = page.focusedTarget, let f = page.targetFrameInPage(id) else { return }
+        guard page.focusVisible, let id = page.focusedTarget, let f = page.targetFrameInPage(id) else { return }
         set(cr, Palette.focus)
         cairo_set_line_width(cr, 3)
         roundedRect(cr, Rect(x: f.minX - 3, y: f.minY - 3 - page.scrollY, width: f.size.width + 6, height: f.size.height + 6), radius: 6)

@@ -178,8 +178,17 @@ final class CompositorFaultTests: XCTestCase {
     func testAThousandConfiguresInARowMidGestureEndAtTheLastSize() throws {
         let s = try start()
         try inject(s, ["down 0 100 100", "frame"])
-        for i in 0..<1000 { try s.compositor.send("configure \(300 + (i * 7) % 500) \(400 + (i * 13) % 700)") }
-        try s.compositor.send("configure 500 700")
+        do {
+            for i in 0..<1000 { try s.compositor.send("configure \(300 + (i * 7) % 500) \(400 + (i * 13) % 700)") }
+            try s.compositor.send("configure 500 700")
+        } catch let e as TestCompositor.CommandError where e.reason == "no toplevel" {
+            // libwayland-server 1.21 disconnects a client whose socket buffer fills up: on a
+            // loaded machine meridian may not read 1000 configures fast enough. Then the
+            // acceptable outcome is a clean exit with a message, never a crash or a hang.
+            XCTAssertEqual(try s.app.waitForExit(timeout: 10), .exited(1), s.app.standardError)
+            XCTAssertTrue(s.app.standardError.contains("meridian: "), s.app.standardError)
+            return
+        }
         try s.compositor.waitIdle(quiet: 0.3, timeout: 30)
         XCTAssertNil(s.app.exitStatus, "meridian survived: \(s.app.standardError)")
         try inject(s, ["motion 0 120 130", "frame"])
