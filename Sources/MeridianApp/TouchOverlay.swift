@@ -25,14 +25,11 @@ public final class TouchOverlay {
     /// True when markers moved since the last draw.
     public var needsFrame: Bool { isVisible && dirty }
 
-    private func markDirty(around p: Point, radius: Double) { dirty = true }
-
     public func handle(_ frame: InputFrame) {
         switch frame {
         case .touch(let f):
             counts.touchFrames += 1
             for change in f.changes {
-                if let old = touches[change.id] { markDirty(around: old, radius: TouchOverlay.touchMarkerRadius) }
                 switch change {
                 case .down(let id, let p):
                     counts.touchDowns += 1
@@ -42,15 +39,15 @@ public final class TouchOverlay {
                     counts.touchUps += 1
                     touches[id] = nil
                 }
-                if let now = touches[change.id] { markDirty(around: now, radius: TouchOverlay.touchMarkerRadius) }
             }
+            dirty = dirty || !f.changes.isEmpty
         case .touchCancel:
             counts.touchCancels += 1
-            for p in touches.values { markDirty(around: p, radius: TouchOverlay.touchMarkerRadius) }
+            dirty = dirty || !touches.isEmpty
             touches.removeAll()
         case .pointer(let f):
             counts.pointerFrames += 1
-            if let old = pointer { markDirty(around: old, radius: TouchOverlay.pointerMarkerRadius) }
+            let old = pointer
             if let p = f.entered ?? f.moved { pointer = p }
             if f.left { pointer = nil }
             for (b, pressed) in f.buttons {
@@ -58,7 +55,7 @@ public final class TouchOverlay {
                 if pressed { pointerButtons.insert(b.code) } else { pointerButtons.remove(b.code) }
             }
             counts.axisEvents += f.axes.count
-            if let p = pointer { markDirty(around: p, radius: TouchOverlay.pointerMarkerRadius) }
+            dirty = dirty || pointer != old
         case .key(let k):
             switch k.state {
             case .pressed: counts.keyPresses += 1

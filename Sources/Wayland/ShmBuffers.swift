@@ -69,8 +69,6 @@ final class BufferSet {
     private var buffers: [ShmBuffer] = []
     private var retired: [ShmBuffer] = []
     static let maximumCount = 3
-    /// Called when a buffer comes back, so a frame that found every buffer busy can be drawn.
-    var onRelease: (() -> Void)?
 
     init(shm: OpaquePointer) { self.shm = shm }
 
@@ -102,7 +100,6 @@ final class BufferSet {
             retired.removeAll { $0 === b }
             b.destroy()
         }
-        onRelease?()
     }
 
     /// Buffers alive now (for tests and the resize-storm check).

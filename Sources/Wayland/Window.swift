@@ -43,6 +43,8 @@ final class Window {
     /// Something about the window itself (size, scale, decoration, a configure) needs a new frame
     /// even if the app has nothing new, and even when a frame callback is outstanding.
     private(set) var forceDraw = false
+    /// Window size and scale as last committed (viewport, buffer scale, opaque region).
+    private var committedLayout: (width: Int, height: Int, scale: Double)?
     var frameCallbackPending: Bool { frameCallback != nil }
     var onGeometryChange: (() -> Void)?
     var onClose: (() -> Void)?
@@ -85,7 +87,6 @@ final class Window {
             viewport = vp
             wp_fractional_scale_v1_add_listener(fs, Window.fractionalListener.pointer, opaque(self))
         }
-        buffers.onRelease = { [weak self] in self?.bufferReleased() }
         // The initial commit carries no buffer; the compositor answers with a configure.
         wl_surface_commit(surface)
     }
@@ -98,7 +99,9 @@ final class Window {
     }
 
     var isFullscreen: Bool { states.contains(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) || (wantsFullscreen && !configured) }
-    var isSuspended: Bool { states.contains(6 + 3) } // XDG_TOPLEVEL_STATE_SUSPENDED (v6) is 9; our 1.31 headers predate it
+    /// `xdg_toplevel.state.suspended` (v6); our wayland-protocols 1.31 headers predate its constant.
+    static let suspendedState: UInt32 = 9
+    var isSuspended: Bool { states.contains(Window.suspendedState) }
     var isActivated: Bool { states.contains(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
 
     var titleBarHeight: Int { hasClientTitleBar ? Window.titleBarHeight : 0 }
@@ -121,9 +124,6 @@ final class Window {
         if enteredOutputs.removeValue(forKey: ObjectIdentifier(o)) != nil { outputChanged() }
     }
 
-    /// Called when a buffer comes back: a frame that found every buffer busy may go now.
-    private func bufferReleased() {}
-
     /// Commits a frame drawn by `draw` into a free buffer. Returns false when every buffer is busy.
     func present(draw: (ShmBuffer, WindowGeometry, Int) -> [PixelRect]?) throws(WaylandError) -> Bool {
         guard configured else { return false }
@@ -143,16 +143,20 @@ final class Window {
             xdg_surface_ack_configure(xdgSurface, serial)
             unackedSerial = nil
         }
-        if let viewport {
-            wp_viewport_set_destination(viewport, Int32(width), Int32(height))
-            wl_surface_set_buffer_scale(surface, 1)
-        } else {
-            wl_surface_set_buffer_scale(surface, Int32(s))
-        }
-        if let region = client.compositor.flatMap({ wl_compositor_create_region($0.proxy) }) {
-            wl_region_add(region, 0, 0, Int32(width), Int32(height))
-            wl_surface_set_opaque_region(surface, region)
-            wl_region_destroy(region)
+        // Size-dependent surface state is double-buffered: send it only when it changes, not every frame.
+        if committedLayout?.width != width || committedLayout?.height != height || committedLayout?.scale != s {
+            committedLayout = (width, height, s)
+            if let viewport {
+                wp_viewport_set_destination(viewport, Int32(width), Int32(height))
+                wl_surface_set_buffer_scale(surface, 1)
+            } else {
+                wl_surface_set_buffer_scale(surface, Int32(s))
+            }
+            if let region = client.compositor.flatMap({ wl_compositor_create_region($0.proxy) }) {
+                wl_region_add(region, 0, 0, Int32(width), Int32(height))
+                wl_surface_set_opaque_region(surface, region)
+                wl_region_destroy(region)
+            }
         }
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         if let damage {
