@@ -69,12 +69,14 @@ enum RenderBench {
                 return
             }
         }
-        // For profiling one view: MERIDIAN_RENDER_VIEWS=helsinki-street,europe; MERIDIAN_RENDER_PEER=0 skips Mapnik.
+        // For profiling one view: MERIDIAN_RENDER_VIEWS=helsinki-street,europe; MERIDIAN_RENDER_PEER=0 skips Mapnik;
+        // MERIDIAN_RENDER_WARM=0 skips the pan frames (a profile of cold frames only).
         let env = ProcessInfo.processInfo.environment
         let only = env["MERIDIAN_RENDER_VIEWS"].map { Set($0.split(separator: ",").map(String.init)) }
         let views = Self.views.filter { only?.contains($0.name) ?? true }
         Bench.progress("render: data \(paths.joined(separator: " + ")); \(views.count) views; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let withPeer = env["MERIDIAN_RENDER_PEER"] != "0" && MapnikPeer.ensureInstalled()
+        let withWarm = env["MERIDIAN_RENDER_WARM"] != "0"
 
         for size in sizes {
             let label = "\(size.width)x\(size.height)"
@@ -106,13 +108,15 @@ enum RenderBench {
                 // Best of the runs, for both renderers: on a shared machine other processes only
                 // ever add time, and the 2-core parallel draw feels them more than Mapnik does.
                 cold.append(runs.min() ?? .nan)
-                warm.append(panFrames(renderer, camera, cr))
+                if withWarm { warm.append(panFrames(renderer, camera, cr)) }
                 if let p = peer[label]?[view.name] { peerTimes.append(p) }
                 Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  mapnik %@", label, view.name,
                                       cold.last ?? 0, warm.last ?? 0, peer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-"))
             }
-            Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label),
-                        ("median", Bench.quantile(warm, 0.5)), ("p90", Bench.quantile(warm, 0.9)), ("runs", warm.count)])
+            if withWarm {
+                Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label),
+                            ("median", Bench.quantile(warm, 0.5)), ("p90", Bench.quantile(warm, 0.9)), ("runs", warm.count)])
+            }
             var coldFields: [(String, Any)] = [("suite", "render"), ("metric", "cold_frame_ms"), ("size", label),
                                                ("median", Bench.quantile(cold, 0.5)), ("p90", Bench.quantile(cold, 0.9)), ("runs", cold.count)]
             if peerTimes.count == views.count {
