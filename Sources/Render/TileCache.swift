@@ -136,12 +136,16 @@ public final class TileCache: Sendable {
     public var queuedCount: Int { shared.state.withLock { $0.queue.count } }
     /// Tiles cached and the bytes their pixels take.
     public var usage: (tiles: Int, bytes: Int) { shared.state.withLock { ($0.entries.count, $0.bytes) } }
+    /// Bytes of freed tile pixels kept for the next tiles (with `usage.bytes`, within the budget).
+    var keptPixelBytes: Int { shared.pool.keptBytes }
     /// Source errors met while drawing, oldest first (at most the last 16).
     public var errors: [String] { shared.state.withLock { $0.errors } }
 
     /// Drops every cached tile (memory pressure, or a benchmark's cold start).
     public func removeAll() {
         shared.state.withLock { s in
+            // The freed pixels stay in the pool (within the budget) for the tiles drawn next.
+            shared.pool.setLimit(byteBudget)
             s.entries.removeAll()
             s.bytes = 0
         }
@@ -163,14 +167,14 @@ public final class TileCache: Sendable {
         }
         guard !missing.isEmpty else { return found }
         let results = Mutex<[TileKey: RenderedTile]>([:])
-        let rasterizer = self.rasterizer, scale = self.scale
+        let rasterizer = self.rasterizer, scale = self.scale, pool = shared.pool
         DispatchQueue.concurrentPerform(iterations: missing.count) { i in
-            if let r = rasterizer.render(missing[i].tile, pixelSize: missing[i].pixelSize, scale: scale) { results.withLock { $0[missing[i]] = r } }
+            if let r = rasterizer.render(missing[i].tile, pixelSize: missing[i].pixelSize, scale: scale, pool: pool) { results.withLock { $0[missing[i]] = r } }
         }
         let rendered = results.withLock { $0 }
         shared.state.withLock { s in
             // Inserted in the order asked, so the most wanted tiles are the last evicted.
-            for id in missing.reversed() { if let r = rendered[id] { s.insert(id, r, budget: byteBudget) } }
+            for id in missing.reversed() { if let r = rendered[id] { s.insert(id, r, budget: byteBudget, pool: shared.pool) } }
             s.queue.removeAll { rendered[$0] != nil }
         }
         for (id, r) in rendered { found[id] = r.image }

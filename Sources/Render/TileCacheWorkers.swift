@@ -16,6 +16,9 @@ final class SharedWork: Sendable {
     let readEnd: Int32
     let wakeWriteEnd: Int32
     let onTileReady: (@Sendable () -> Void)?
+    /// Where evicted tiles' pixels wait for the next tiles; its limit is the budget minus what
+    /// the cached tiles hold, so the two together stay within the budget.
+    let pool: PixelPool
 
     init(rasterizer: TileRasterizer, scale: Double, byteBudget: Int, pipe: (Int32, Int32), onTileReady: (@Sendable () -> Void)?) {
         self.rasterizer = rasterizer
@@ -24,6 +27,7 @@ final class SharedWork: Sendable {
         readEnd = pipe.0
         wakeWriteEnd = pipe.1
         self.onTileReady = onTileReady
+        pool = PixelPool(limitBytes: byteBudget)
     }
 
     deinit {
@@ -44,10 +48,10 @@ final class SharedWork: Sendable {
             guard let id = job else { return }
             // More work left: wake a sibling so both cores stay busy.
             if state.withLock({ !$0.queue.isEmpty }) { work.signal() }
-            let rendered = rasterizer.render(id.tile, pixelSize: id.pixelSize, scale: scale)
+            let rendered = rasterizer.render(id.tile, pixelSize: id.pixelSize, scale: scale, pool: pool)
             state.withLock { s in
                 s.inFlight.remove(id)
-                if let rendered { s.insert(id, rendered, budget: byteBudget) }
+                if let rendered { s.insert(id, rendered, budget: byteBudget, pool: pool) }
                 s.newTiles = true
             }
             if wakeWriteEnd >= 0 {
@@ -82,20 +86,22 @@ struct CacheState: ~Copyable {
         return e.image
     }
 
-    mutating func insert(_ id: TileKey, _ r: RenderedTile, budget: Int) {
+    mutating func insert(_ id: TileKey, _ r: RenderedTile, budget: Int, pool: PixelPool) {
         if !r.errors.isEmpty {
             errors.append(contentsOf: r.errors)
             if errors.count > 16 { errors.removeFirst(errors.count - 16) }
         }
         clock += 1
-        if let old = entries[id] { bytes -= old.image.byteCount }
+        if let old = entries[id] { bytes -= old.image.memoryBytes }
         entries[id] = Entry(image: r.image, lastUse: clock)
-        bytes += r.image.byteCount
+        bytes += r.image.memoryBytes
         // Evict least recently used first; the tile just drawn is the newest, so it stays.
+        // An evicted tile's pixels go to the pool (once no frame holds it) for the next tile.
         while bytes > budget, entries.count > 1,
               let victim = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            bytes -= victim.value.image.byteCount
+            bytes -= victim.value.image.memoryBytes
             entries[victim.key] = nil
         }
+        pool.setLimit(budget - bytes)
     }
 }

@@ -58,7 +58,10 @@ public struct TileRasterizer: Sendable {
     /// spans `pixelSize` device pixels instead of 256 · scale: the tile is drawn at that size
     /// (crisp, no scaling when composited) and styled for that zoom,
     /// `tile.z + log2(pixelSize / (256 · scale))`.
-    public func render(_ tile: TileID, pixelSize: Int, scale: Double) -> RenderedTile? {
+    ///
+    /// The image's memory comes from `pool` (a cache passes its own, so evicted tiles' pixels
+    /// are reused).
+    public func render(_ tile: TileID, pixelSize: Int, scale: Double, pool: PixelPool = .shared) -> RenderedTile? {
         let size = max(1, pixelSize)
         var errors: [String] = []
         var layers: [PlacedTile] = []
@@ -74,7 +77,9 @@ public struct TileRasterizer: Sendable {
         if layers.allSatisfy({ $0.tile.layers.allSatisfy { $0.features.isEmpty } }) {
             return blank(size: size).map { RenderedTile(image: $0, errors: errors) }
         }
-        guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
+        // Not cleared: the painter's first step paints the background over every pixel.
+        guard let image = RasterImage(width: size, height: size, pool: pool, cleared: false),
+              let cr = cairo_create(image.surface) else { return nil }
         defer { cairo_destroy(cr) }
         let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
         var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size))

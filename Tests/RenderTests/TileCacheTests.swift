@@ -71,6 +71,24 @@ final class TileCacheTests: XCTestCase {
         XCTAssertTrue(cache.contains(d))
     }
 
+    func testAReusedTileMemoryShowsOnlyTheNewTileAndStaysWithinTheBudget() throws {
+        let tileBytes = 256 * 256 * 4
+        let all = VectorTile(layers: [Fixture.layer("land", [Fixture.rect(-64, -64, 4160, 4160)])])
+        let tiles = [a: all, b: Fixture.halfLand, c: all, d: Fixture.halfLand]
+        let fresh = try XCTUnwrap(TileRasterizer(sources: [FixtureSource(tiles: tiles)]).render(b, scale: 1)).image.bytes()
+        let cache = TileCache(rasterizer: TileRasterizer(sources: [FixtureSource(tiles: tiles)]), scale: 1, byteBudget: 2 * tileBytes)
+        cache.renderNow([a, c])
+        cache.removeAll()
+        XCTAssertEqual(cache.keptPixelBytes, 2 * tileBytes, "the dropped tiles' memory waits for the next tiles")
+        // b lands in memory that held an all-land tile: not one pixel of it may show through.
+        let drawn = try XCTUnwrap(cache.renderNow([b])[b])
+        XCTAssertEqual(drawn.bytes(), fresh)
+        XCTAssertEqual(cache.keptPixelBytes, tileBytes)
+        // More tiles than the budget: tiles and kept memory together never exceed it.
+        cache.renderNow([d, a, c])
+        XCTAssertLessThanOrEqual(cache.usage.bytes + cache.keptPixelBytes, 2 * tileBytes)
+    }
+
     func testRenderNowLeavesEveryAskedTileCached() {
         let cache = TileCache(rasterizer: TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand)]), scale: 2)
         cache.renderNow([a, b, c, d, e])
