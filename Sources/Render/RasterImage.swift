@@ -120,6 +120,11 @@ public final class PixelPool: Sendable {
 
     public init(limitBytes: Int) { free = Mutex(Free(limit: max(0, limitBytes))) }
 
+    deinit {
+        // Images hold their pool, so none is alive now: whatever is kept goes back to the system.
+        setLimit(0)
+    }
+
     /// Bytes waiting for reuse.
     public var keptBytes: Int { free.withLock { $0.bytes } }
 
