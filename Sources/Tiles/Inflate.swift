@@ -20,51 +20,113 @@ enum Inflate {
 
     /// The protobuf bytes in `data`; a message describing the damage when inflation fails.
     static func decompress(_ data: [UInt8]) -> Result<[UInt8], InflateFailure> {
-        switch encoding(of: data) {
-        case .raw: return .success(data)
-        case .gzip, .zlib: return inflate(data)
+        withDecompressed(data) { Array($0) }
+    }
+
+    /// Calls `body` with the protobuf bytes in `data`, which are valid only during the call:
+    /// inflated bytes are not copied into an array (the tile reader decodes them in place), and
+    /// raw protobuf is passed as it is.
+    static func withDecompressed<R>(_ data: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) -> Result<R, InflateFailure> {
+        let encoding = encoding(of: data)
+        if encoding == .raw { return .success(data.withUnsafeBytes(body)) }
+        return data.withUnsafeBufferPointer { input in
+            var output = OutputBuffer(capacity: initialCapacity(for: input, encoding: encoding))
+            if let failure = inflate(input, into: &output) { return .failure(failure) }
+            return .success(output.withBytes(body))
         }
     }
 
     struct InflateFailure: Error { var message: String }
 
-    private static func inflate(_ data: [UInt8]) -> Result<[UInt8], InflateFailure> {
+    /// Where to start the output buffer. A gzip stream ends with its inflated size modulo 2^32
+    /// (ISIZE, RFC 1952), so a tile usually inflates in one call into exactly the memory it
+    /// needs; a damaged or lying ISIZE costs only a regrow, since it is a hint, not a limit.
+    /// 258 bytes of slack keep zlib on its fast loop (inflate_fast needs that much room) up to
+    /// the stream's last byte. One byte over the cap is enough to tell that the cap was passed.
+    static func initialCapacity(for input: UnsafeBufferPointer<UInt8>, encoding: Encoding) -> Int {
+        var hint = input.count * 4
+        if encoding == .gzip, input.count >= 18 {
+            let end = input.count
+            hint = Int(input[end - 4]) | Int(input[end - 3]) << 8 | Int(input[end - 2]) << 16 | Int(input[end - 1]) << 24
+        }
+        return min(hint + 258, maxInflatedBytes + 1)
+    }
+
+    /// Inflates all of `input` into `output`; nil when the stream ended cleanly.
+    private static func inflate(_ input: UnsafeBufferPointer<UInt8>, into output: inout OutputBuffer) -> InflateFailure? {
         var stream = z_stream()
         // 15 + 32: the largest window, and accept either a gzip or a zlib header.
         let initCode = inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard initCode == Z_OK else { return .failure(InflateFailure(message: "zlib could not start (code \(initCode))")) }
+        guard initCode == Z_OK else { return InflateFailure(message: "zlib could not start (code \(initCode))") }
         defer { inflateEnd(&stream) }
 
-        var output: [UInt8] = []
-        output.reserveCapacity(min(data.count * 4, maxInflatedBytes))
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        return data.withUnsafeBufferPointer { input -> Result<[UInt8], InflateFailure> in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = UInt32(input.count)
-            while true {
-                let (code, produced) = chunk.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = UInt32(out.count)
-                    let code = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    return (code, out.count - Int(stream.avail_out))
-                }
-                output.append(contentsOf: chunk[0..<produced])
-                if output.count > maxInflatedBytes {
-                    return .failure(InflateFailure(message: "inflates to more than \(maxInflatedBytes >> 20) MiB"))
-                }
-                switch code {
-                case Z_STREAM_END:
-                    return .success(output)
-                case Z_OK:
-                    continue
-                case Z_BUF_ERROR:
-                    // Every call gets a fresh output chunk, so no progress means no more input.
-                    return .failure(InflateFailure(message: "the compressed stream ends early"))
-                default:
-                    let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(code)"
-                    return .failure(InflateFailure(message: reason))
-                }
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+        stream.avail_in = UInt32(input.count)
+        while true {
+            if output.isFull { output.grow(limit: maxInflatedBytes + 1) }
+            let spare = output.spare
+            stream.next_out = spare.baseAddress
+            stream.avail_out = UInt32(spare.count)
+            // Z_FINISH: the whole input is here. When the output fits, zlib then finishes in one
+            // call without keeping its 32 KiB history window; when it does not, the call stops
+            // with Z_BUF_ERROR and a full buffer, and the next call carries on as usual.
+            let code = CZlib.inflate(&stream, Z_FINISH)
+            output.count += spare.count - Int(stream.avail_out)
+            if output.count > maxInflatedBytes {
+                return InflateFailure(message: "inflates to more than \(maxInflatedBytes >> 20) MiB")
+            }
+            switch code {
+            case Z_STREAM_END:
+                return nil
+            case Z_OK:
+                continue
+            case Z_BUF_ERROR where stream.avail_out == 0:
+                continue   // out of room, not out of input: grow and go on
+            case Z_BUF_ERROR:
+                // Room was left, so zlib stopped for want of input.
+                return InflateFailure(message: "the compressed stream ends early")
+            default:
+                let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(code)"
+                return InflateFailure(message: reason)
             }
         }
+    }
+}
+
+/// Memory that inflated bytes are written into, growing when a stream turns out larger than
+/// its hint; freed when the buffer goes out of scope.
+private struct OutputBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var isFull: Bool { count == capacity }
+
+    /// The unwritten part of the buffer.
+    var spare: UnsafeMutableBufferPointer<UInt8> {
+        UnsafeMutableBufferPointer(start: base + count, count: capacity - count)
+    }
+
+    /// Doubles the capacity, to at most `limit`, keeping what was written.
+    mutating func grow(limit: Int) {
+        let grown = min(capacity * 2, limit)
+        guard grown > capacity else { return }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity = grown
+    }
+
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        body(UnsafeRawBufferPointer(start: base, count: count))
     }
 }

@@ -82,15 +82,14 @@ public final class MBTilesSource: VectorTileSource {
     /// Reads, inflates and decodes the stored tile `id`.
     private func decodedTile(_ id: TileID) throws(TileError) -> VectorTile? {
         guard let stored = try rawTileData(id) else { return nil }
-        let bytes: [UInt8]
-        switch Inflate.decompress(stored) {
-        case .success(let inflated): bytes = inflated
-        case .failure(let failure): throw TileError(file: path, tile: id, kind: .damagedCompression(failure.message))
-        }
-        do throws(ProtobufError) {
-            return try MVTDecoder.decode(bytes)
-        } catch {
+        // Decoded where zlib wrote it: the inflated bytes are never copied into an array.
+        switch Inflate.withDecompressed(stored, MVTDecoder.decodeResult) {
+        case .success(.success(let tile)):
+            return tile
+        case .success(.failure(let error)):
             throw TileError(file: path, tile: id, kind: .damagedTile("\(error.message), at byte \(error.offset)"))
+        case .failure(let failure):
+            throw TileError(file: path, tile: id, kind: .damagedCompression(failure.message))
         }
     }
 }

@@ -15,15 +15,17 @@ enum MVTDecoder {
     }
 
     static func decode(_ data: [UInt8]) throws(ProtobufError) -> VectorTile {
-        // withUnsafeBytes rethrows untyped errors; carry the typed one out in a Result.
-        let result = data.withUnsafeBytes { raw -> Result<VectorTile, ProtobufError> in
-            do throws(ProtobufError) {
-                return .success(try decodeTile(raw))
-            } catch {
-                return .failure(error)
-            }
+        try data.withUnsafeBytes(decodeResult).get()
+    }
+
+    /// Decodes `raw` (valid only during the call), as a Result because the closures that
+    /// hand out raw bytes rethrow only untyped errors.
+    static func decodeResult(_ raw: UnsafeRawBufferPointer) -> Result<VectorTile, ProtobufError> {
+        do throws(ProtobufError) {
+            return .success(try decodeTile(raw))
+        } catch {
+            return .failure(error)
         }
-        return try result.get()
     }
 
     private static func decodeTile(_ raw: UnsafeRawBufferPointer) throws(ProtobufError) -> VectorTile {
@@ -49,7 +51,9 @@ enum MVTDecoder {
     private struct RawFeature {
         var id: UInt64?
         var type: GeometryType = .unknown
-        var tags: [UInt32] = []
+        /// Where this feature's tags are in the layer's list of all tags (one list per layer
+        /// rather than one small array per feature).
+        var tags: Range<Int> = 0..<0
         var geometry = GeometryField.none
     }
 
@@ -81,6 +85,7 @@ enum MVTDecoder {
         var keys: [String] = []
         var values: [PropertyValue] = []
         var raw: [RawFeature] = []
+        var tags: [UInt32] = []
         while !reader.isAtEnd {
             let (field, type) = try reader.fieldKey()
             switch (field, type) {
@@ -90,7 +95,7 @@ enum MVTDecoder {
                     throw ProtobufError(message: "more than \(Limits.featuresPerLayer) features in a layer", offset: reader.offset)
                 }
                 var featureReader = try reader.nested()
-                raw.append(try decodeFeature(&featureReader))
+                raw.append(try decodeFeature(&featureReader, tags: &tags))
             case (3, .lengthDelimited): keys.append(try reader.string())
             case (4, .lengthDelimited):
                 var valueReader = try reader.nested()
@@ -110,14 +115,15 @@ enum MVTDecoder {
 
         var features: [VectorFeature] = []
         features.reserveCapacity(raw.count)
+        var points = PointBuffer()
         for feature in raw {
             guard feature.tags.count % 2 == 0 else {
                 throw ProtobufError(message: "a feature in '\(name)' has an odd number of tags", offset: start)
             }
-            var properties: [String: PropertyValue] = [:]
-            var i = 0
-            while i < feature.tags.count {
-                let k = Int(feature.tags[i]), v = Int(feature.tags[i + 1])
+            var properties = [String: PropertyValue](minimumCapacity: feature.tags.count / 2)
+            var i = feature.tags.lowerBound
+            while i < feature.tags.upperBound {
+                let k = Int(tags[i]), v = Int(tags[i + 1])
                 guard k < keys.count, v < values.count else {
                     throw ProtobufError(message: "a feature in '\(name)' refers to a missing key or value", offset: start)
                 }
@@ -127,23 +133,25 @@ enum MVTDecoder {
             let parts: [[TilePoint]]
             switch feature.geometry {
             case .none: parts = []
-            case .packed(var reader): parts = try decodeGeometry(&reader, layer: name, offset: start)
+            case .packed(var reader): parts = try decodeGeometry(&reader, into: &points, layer: name, offset: start)
             case .unpacked(let integers):
                 var stream = IntegerList(integers: integers)
-                parts = try decodeGeometry(&stream, layer: name, offset: start)
+                parts = try decodeGeometry(&stream, into: &points, layer: name, offset: start)
             }
             features.append(VectorFeature(id: feature.id, type: feature.type, parts: parts, properties: properties))
         }
         return VectorLayer(name: name, extent: UInt32(extent), features: features)
     }
 
-    private static func decodeFeature(_ reader: inout ProtobufReader) throws(ProtobufError) -> RawFeature {
+    /// Reads one feature, appending its tags to `tags`.
+    private static func decodeFeature(_ reader: inout ProtobufReader, tags: inout [UInt32]) throws(ProtobufError) -> RawFeature {
         var feature = RawFeature()
+        let firstTag = tags.count
         while !reader.isAtEnd {
             let (field, type) = try reader.fieldKey()
             switch (field, type) {
             case (1, .varint): feature.id = try reader.varint()
-            case (2, _): try reader.uint32s(type) { feature.tags.append($0) }
+            case (2, _): try reader.uint32s(type) { tags.append($0) }
             case (3, .varint):
                 switch try reader.varint() {
                 case 1: feature.type = .point
@@ -170,6 +178,7 @@ enum MVTDecoder {
             default: try reader.skip(type)
             }
         }
+        feature.tags = firstTag..<tags.count
         return feature
     }
 
@@ -201,14 +210,18 @@ enum MVTDecoder {
     /// and lines, one per ring for polygons. Rings are not closed explicitly: the last point
     /// is not a repeat of the first.
     static func decodeGeometry<Stream: IntegerStream>(
-        _ commands: inout Stream, layer: String, offset: Int
+        _ commands: inout Stream, into points: inout PointBuffer, layer: String, offset: Int
     ) throws(ProtobufError) -> [[TilePoint]] {
         func damaged(_ what: String) -> ProtobufError {
             ProtobufError(message: "a feature in '\(layer)' has bad geometry: \(what)", offset: offset)
         }
+        // The open part collects in `points` (reused from feature to feature) and is copied
+        // out at its exact length when it ends, so a part costs one allocation however many
+        // commands build it.
         var parts: [[TilePoint]] = []
-        var current: [TilePoint] = []
+        points.removeAll()
         var x: Int64 = 0, y: Int64 = 0
+        let magnitude = Limits.coordinateMagnitude
         while let integer = try commands.next() {
             let command = integer & 7
             let count = Int(integer >> 3)
@@ -218,35 +231,34 @@ enum MVTDecoder {
                 // many, so a damaged count cannot make us reserve or loop beyond the data.
                 guard count <= commands.remainingUpperBound / 2 else { throw damaged("a command needs more numbers than remain") }
                 if command == 1 {
-                    if !current.isEmpty { parts.append(current) }
-                    current = []
-                    current.reserveCapacity(count)
-                } else if current.isEmpty {
+                    if !points.isEmpty { parts.append(points.takeAll()) }
+                } else if points.isEmpty {
                     throw damaged("LineTo before any MoveTo")
-                } else {
-                    current.reserveCapacity(current.count + count)
                 }
+                points.reserveCapacity(points.count + count)
                 for _ in 0..<count {
                     guard let dx = try commands.next(), let dy = try commands.next() else {
                         throw damaged("a command needs more numbers than remain")
                     }
-                    x += Int64(ProtobufReader.zigzag(dx))
-                    y += Int64(ProtobufReader.zigzag(dy))
-                    guard abs(x) <= Limits.coordinateMagnitude, abs(y) <= Limits.coordinateMagnitude else {
+                    // The cursor stays within ±2^30 and a delta within Int32, so the sums
+                    // cannot overflow and the checked coordinates fit Int32: no trap checks
+                    // needed in this, the decoder's hottest loop.
+                    x &+= Int64(ProtobufReader.zigzag(dx))
+                    y &+= Int64(ProtobufReader.zigzag(dy))
+                    guard (-magnitude...magnitude).contains(x), (-magnitude...magnitude).contains(y) else {
                         throw damaged("a coordinate is out of range")
                     }
-                    current.append(TilePoint(x: Int32(x), y: Int32(y)))
+                    points.appendReserved(TilePoint(x: Int32(truncatingIfNeeded: x), y: Int32(truncatingIfNeeded: y)))
                 }
             case 7:
-                guard !current.isEmpty else { throw damaged("ClosePath with no open ring") }
+                guard !points.isEmpty else { throw damaged("ClosePath with no open ring") }
                 // ClosePath only ends the ring; the closing edge is implied.
-                parts.append(current)
-                current = []
+                parts.append(points.takeAll())
             default:
                 throw damaged("unknown command \(command)")
             }
         }
-        if !current.isEmpty { parts.append(current) }
+        if !points.isEmpty { parts.append(points.takeAll()) }
         return parts
     }
 }

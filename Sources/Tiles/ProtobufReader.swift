@@ -32,7 +32,31 @@ struct ProtobufReader {
     private func fail(_ message: String) -> ProtobufError { ProtobufError(message: message, offset: offset) }
 
     /// A base-128 varint of at most 10 bytes.
+    @inline(__always)
     mutating func varint() throws(ProtobufError) -> UInt64 {
+        // Most varints in a tile (field keys, tags, geometry deltas) are below 128: one byte,
+        // read here without the loop; two-byte ones are the next most common. Everything
+        // else, errors included, takes the general path from the same offset, so results and
+        // error offsets do not depend on these shortcuts.
+        if offset < end {
+            let byte = bytes[offset]
+            if byte < 0x80 {
+                offset += 1
+                return UInt64(byte)
+            }
+            // Two bytes (128…16383): geometry deltas at low zooms are often this long.
+            if offset + 1 < end, bytes[offset + 1] < 0x80 {
+                let value = UInt64(byte & 0x7F) | UInt64(bytes[offset + 1]) << 7
+                offset += 2
+                return value
+            }
+        }
+        return try multiByteVarint()
+    }
+
+    /// `varint()` for values of three or more bytes, and for the errors.
+    @inline(never)
+    private mutating func multiByteVarint() throws(ProtobufError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {

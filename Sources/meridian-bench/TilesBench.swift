@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Tiles
 
 /// `meridian-bench tiles`: how fast the MBTiles reader turns the shipped files into vector
@@ -11,6 +12,9 @@ enum TilesBench {
     static let runs = 5
 
     static func run() {
+        // MERIDIAN_TILES_ONCE=1: read every tile once on one thread and stop, a fixed workload
+        // for instruction counts (`valgrind --tool=callgrind`) without the timed repeats.
+        let once = getenv("MERIDIAN_TILES_ONCE").map { String(cString: $0) == "1" } ?? false
         for path in files {
             let source: MBTilesSource
             let ids: [TileID]
@@ -32,6 +36,11 @@ enum TilesBench {
                 }
             }
             if damaged > 0 { Bench.progress("tiles: \(file): \(damaged) tiles could not be read") }
+            if once {
+                Bench.emit([("suite", "tiles"), ("metric", "read_once"), ("file", file), ("tiles", ids.count),
+                            ("features", features), ("vertices", vertices)])
+                continue
+            }
 
             let serial = time { for id in ids { _ = try? source.tile(id) } }
             Bench.emit([("suite", "tiles"), ("metric", "decode_all_ms"), ("file", file), ("tiles", ids.count),
