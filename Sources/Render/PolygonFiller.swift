@@ -17,7 +17,9 @@ import Synchronization
 /// covering the row from there), parts right of or above/below it are dropped. Work is
 /// bounded by the rows and columns an edge crosses inside the image, so coordinates of
 /// ±8 M px (ancestors drawn 2^12× up) cost no more than any other edge; non-finite or absurd
-/// vertices are skipped. Only the cells a ring touched are read back and cleared.
+/// vertices are skipped. Only the cells a ring touched are read back and cleared: each row
+/// keeps a bit per block of 8 cells written, and the runs between marked blocks (the inside
+/// of a polygon, most of its pixels) are painted without reading their cells at all.
 ///
 /// One filler serves one tile at a time (`PolygonFiller.withFiller`); its buffer is reused.
 final class PolygonFiller: @unchecked Sendable {
@@ -27,10 +29,11 @@ final class PolygonFiller: @unchecked Sendable {
     /// cells `width` and `width + 1`, which are cleared but never drawn.
     private var cells: UnsafeMutablePointer<Float>
     private var cellCapacity: Int
-    /// Per row: the lowest and highest cell written since the last fill (min > max: none).
-    private var rowFirst: UnsafeMutablePointer<Int32>
-    private var rowLast: UnsafeMutablePointer<Int32>
-    private var rowCapacity: Int
+    /// Per row, `wordsPerRow` words with one bit per block of 8 cells written since the last
+    /// fill (cells 8b…8b+7 for bit b).
+    private var blocks: UnsafeMutablePointer<UInt64>
+    private var blockCapacity: Int
+    private var wordsPerRow = 1
     /// Rows written since the last fill.
     private var dirtyTop = Int.max
     private var dirtyBottom = -1
@@ -51,17 +54,14 @@ final class PolygonFiller: @unchecked Sendable {
         cells = .allocate(capacity: 1)
         cells.initialize(to: 0)
         cellCapacity = 1
-        rowFirst = .allocate(capacity: 1)
-        rowLast = .allocate(capacity: 1)
-        rowFirst.initialize(to: .max)
-        rowLast.initialize(to: -1)
-        rowCapacity = 1
+        blocks = .allocate(capacity: 1)
+        blocks.initialize(to: 0)
+        blockCapacity = 1
     }
 
     deinit {
         cells.deallocate()
-        rowFirst.deallocate()
-        rowLast.deallocate()
+        blocks.deallocate()
     }
 
     /// Readies the filler for an image of `width` × `height` pixels, discarding any ring in
@@ -75,15 +75,14 @@ final class PolygonFiller: @unchecked Sendable {
             cells = .allocate(capacity: cellCapacity)
             cells.initialize(repeating: 0, count: cellCapacity)
         }
-        if h > rowCapacity {
-            rowFirst.deallocate()
-            rowLast.deallocate()
-            rowCapacity = h
-            rowFirst = .allocate(capacity: h)
-            rowLast = .allocate(capacity: h)
-            rowFirst.initialize(repeating: .max, count: h)
-            rowLast.initialize(repeating: -1, count: h)
+        let words = ((w + 2 + 7) / 8 + 63) / 64
+        if words * h > blockCapacity {
+            blocks.deallocate()
+            blockCapacity = words * h
+            blocks = .allocate(capacity: blockCapacity)
+            blocks.initialize(repeating: 0, count: blockCapacity)
         }
+        wordsPerRow = words
         self.width = w
         self.height = h
     }
@@ -167,17 +166,30 @@ final class PolygonFiller: @unchecked Sendable {
 
     /// Walks a downward edge inside the image row by row.
     private func rows(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ direction: Double) {
-        let w = Double(width)
-        let slope = (x1 - x0) / (y1 - y0)
-        let firstRow = Int(y0), lastRow = min(Int(y1.rounded(.up)), height) - 1
+        guard y1 > y0 else { return }
+        let firstRow = Int(y0)
+        var lastRow = Int(y1)
+        // An edge ending on a row's top border does not enter that row.
+        if Double(lastRow) == y1 { lastRow &-= 1 }
+        lastRow = min(lastRow, height &- 1)
         guard firstRow <= lastRow else { return }
-        var xa = x0
-        for row in firstRow...lastRow {
-            let top = max(Double(row), y0), bottom = min(Double(row + 1), y1)
-            // From the edge's start each time, so long edges gather no rounding drift.
-            let xb = bottom == y1 ? x1 : min(max(x0 + (bottom - y0) * slope, 0), w)
-            if bottom > top { deposit(row: row, xa, xb, (bottom - top) * direction) }
-            xa = xb
+        if firstRow == lastRow {
+            // Most edges of real data at tile scale are this short.
+            deposit(row: firstRow, x0, x1, (y1 - y0) * direction)
+        } else {
+            let w = Double(width)
+            let slope = (x1 - x0) / (y1 - y0)
+            var xa = x0, top = y0
+            var row = firstRow
+            while row < lastRow {
+                let bottom = Double(row &+ 1)
+                // From the edge's start each time, so long edges gather no rounding drift.
+                let xb = min(max(x0 + (bottom - y0) * slope, 0), w)
+                deposit(row: row, xa, xb, (bottom - top) * direction)
+                xa = xb; top = bottom
+                row &+= 1
+            }
+            deposit(row: lastRow, xa, x1, (y1 - top) * direction)
         }
         dirtyTop = min(dirtyTop, firstRow)
         dirtyBottom = max(dirtyBottom, lastRow)
@@ -224,10 +236,16 @@ final class PolygonFiller: @unchecked Sendable {
         t <= 0 ? 0 : t < 1 ? t * t * 0.5 : t - 0.5
     }
 
+    /// Marks cells `first…last` of `row` as written.
     @inline(__always)
     private func note(row: Int, first: Int, last: Int) {
-        if Int32(first) < rowFirst[row] { rowFirst[row] = Int32(first) }
-        if Int32(last) > rowLast[row] { rowLast[row] = Int32(last) }
+        let words = blocks + row &* wordsPerRow
+        var block = first &>> 3
+        let lastBlock = last &>> 3
+        while block <= lastBlock {
+            words[block &>> 6] |= 1 &<< UInt64(block & 63)
+            block &+= 1
+        }
     }
 
     // MARK: drawing
@@ -265,25 +283,40 @@ final class PolygonFiller: @unchecked Sendable {
     private func resolve(_ span: (Int, Int, Int, Float) -> Void) {
         guard dirtyTop <= dirtyBottom else { return }
         for row in dirtyTop...dirtyBottom {
-            let first = Int(rowFirst[row]), last = Int(rowLast[row])
-            guard first <= last else { continue }
-            rowFirst[row] = .max
-            rowLast[row] = -1
-            let line = cells + row * stride
-            let end = min(last, width - 1)
+            let line = cells + row &* stride
+            let words = blocks + row &* wordsPerRow
             var sum: Float = 0
-            var x = first
-            while x <= end {
-                sum += line[x]
-                line[x] = 0
-                // Cells that add nothing keep the coverage: one span for the whole run.
-                var next = x + 1
-                while next <= end && line[next] == 0 { next += 1 }
-                let coverage = min(abs(sum), 1)
-                if coverage > 0 { span(row, x, next, coverage) }
-                x = next
+            // Pixels before `x` are done; from `x` on the coverage is `sum` until the next block.
+            var x = 0
+            for w in 0..<wordsPerRow {
+                var bits = words[w]
+                words[w] = 0
+                while bits != 0 {
+                    let start = (w &<< 9) | (bits.trailingZeroBitCount &<< 3)
+                    bits &= bits &- 1
+                    if start > x {
+                        // A run no edge touched: one span at the coverage so far.
+                        let coverage = min(abs(sum), 1)
+                        if coverage > 0 { span(row, x, min(start, width), coverage) }
+                    }
+                    // The block's cells, a span per run of cells that change nothing (the
+                    // last block may reach past the row's pixels into the two spare cells,
+                    // which are cleared and not drawn).
+                    let end = min(start &+ 8, stride)
+                    var c = start
+                    while c < end {
+                        sum += line[c]
+                        line[c] = 0
+                        var next = c &+ 1
+                        while next < end && line[next] == 0 { next &+= 1 }
+                        let coverage = min(abs(sum), 1)
+                        if coverage > 0 && c < width { span(row, c, min(next, width), coverage) }
+                        c = next
+                    }
+                    x = end
+                }
             }
-            if end + 1 <= last { (line + end + 1).update(repeating: 0, count: last - end) }
+            // Past the last block the row's cover has returned to zero (rings are closed).
         }
         dirtyTop = .max
         dirtyBottom = -1
@@ -294,7 +327,16 @@ final class PolygonFiller: @unchecked Sendable {
     private static func paint(_ p: UnsafeMutablePointer<UInt32>, count: Int, color: UInt32, coverage: Float) {
         let a = UInt32(coverage * 256 + 0.5)
         if a >= 256 {
-            p.update(repeating: 0xFF00_0000 | color, count: count)
+            // Eight pixels per store: inside large polygons this is most of the work.
+            let word = 0xFF00_0000 | color
+            let eight = SIMD8<UInt32>(repeating: word)
+            let raw = UnsafeMutableRawPointer(p)
+            var i = 0
+            while i + 8 <= count {
+                raw.storeBytes(of: eight, toByteOffset: i * 4, as: SIMD8<UInt32>.self)
+                i += 8
+            }
+            while i < count { p[i] = word; i += 1 }
             return
         }
         guard a > 0 else { return }
