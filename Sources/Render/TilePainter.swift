@@ -14,11 +14,16 @@ struct TilePainter {
     /// Device pixels per logical pixel.
     let scale: Double
     let pixelSize: Double
+    /// Fills polygons straight into the tile's pixels; nil fills them with cairo instead
+    /// (the reference the filler is tested against).
+    let filler: PolygonFiller?
 
     mutating func paint(_ tiles: [PlacedTile]) {
         set(MapStyle.background)
         cairo_paint(cr)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        // Nonzero, as the filler does: MVT holes wind against their ring, and overlapping
+        // polygons of one colour must not cancel (even-odd would punch them out).
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         // Strokes are most of a tile's cost in cairo 1.16; the fast antialiasing (a coarser
@@ -60,18 +65,32 @@ struct TilePainter {
 
     // MARK: layers
 
+    /// Fills a layer's polygons (those `keep` accepts) in one colour, all rings at once.
     private func fill(_ tiles: [PlacedTile], layer: String, _ color: RGB, where keep: (VectorFeature) -> Bool = { _ in true }) {
+        let target = cairo_get_target(cr)
         var any = false
         for placed in tiles {
             guard let l = placed.tile.layer(named: layer) else { continue }
             let extent = Double(max(l.extent, 1))
             for f in l.features where f.type == .polygon && keep(f) {
-                for ring in f.parts { any = appendPart(ring, placed.placement, extent: extent, closed: true, margin: 0) || any }
+                for ring in f.parts {
+                    if let filler {
+                        any = appendRing(ring, placed.placement, extent: extent, to: filler) || any
+                    } else {
+                        any = appendPart(ring, placed.placement, extent: extent, closed: true, margin: 0) || any
+                    }
+                }
             }
         }
         guard any else { return }
-        set(color)
-        cairo_fill(cr)
+        if let filler, let target {
+            cairo_surface_flush(target)
+            filler.fill(target, color: color.hex)
+            cairo_surface_mark_dirty(target)
+        } else {
+            set(color)
+            cairo_fill(cr)
+        }
     }
 
     private func fillByKind(_ tiles: [PlacedTile], layer: String) {
@@ -188,6 +207,22 @@ struct TilePainter {
             lastX = x; lastY = y
         }
         if closed { cairo_close_path(cr) }
+        return true
+    }
+
+    /// Adds one ring to the filler in raster pixels, as `appendPart` does to cairo's path.
+    private func appendRing(_ ring: [TilePoint], _ p: TilePlacement, extent: Double, to filler: PolygonFiller) -> Bool {
+        guard ring.count >= 3, isNearTile(ring, p, extent: extent, margin: 0) else { return false }
+        var lastX = p.x(ring[0].x, extent: extent), lastY = p.y(ring[0].y, extent: extent)
+        filler.move(toX: lastX, y: lastY)
+        for pt in ring.dropFirst() {
+            let x = p.x(pt.x, extent: extent), y = p.y(pt.y, extent: extent)
+            // As for cairo: vertices closer than a third of a pixel add cost and no shape.
+            if abs(x - lastX) + abs(y - lastY) < 0.33 { continue }
+            filler.line(toX: x, y: y)
+            lastX = x; lastY = y
+        }
+        filler.closeRing()
         return true
     }
 

@@ -42,6 +42,10 @@ public struct TileRasterizer: Sendable {
     /// Decoded tiles at the sources' deepest level, shared by the overzoomed tiles under them.
     private let deepest = DecodedTiles(capacity: 32)
 
+    /// Polygons through cairo's path and scan converter instead of `PolygonFiller`: the
+    /// reference the tests compare the filler with.
+    var fillsWithCairo = false
+
     public init(sources: [any VectorTileSource]) { self.sources = sources }
 
     /// The side of a raster tile in device pixels at a buffer scale (256 logical px per tile).
@@ -82,8 +86,15 @@ public struct TileRasterizer: Sendable {
               let cr = cairo_create(image.surface) else { return nil }
         defer { cairo_destroy(cr) }
         let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
-        var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size))
-        painter.paint(layers)
+        if fillsWithCairo {
+            var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size), filler: nil)
+            painter.paint(layers)
+        } else {
+            PolygonFiller.withFiller(width: size, height: size) { filler in
+                var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size), filler: filler)
+                painter.paint(layers)
+            }
+        }
         return RenderedTile(image: image, errors: errors)
     }
 
