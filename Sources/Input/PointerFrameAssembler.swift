@@ -17,6 +17,9 @@ public struct PointerFrameAssembler: Sendable {
     }
 
     public mutating func leave(time: Double) {
+        // An enter and then a leave in one frame nets out to "outside": keeping both would
+        // say the opposite once written to a trace (the writer puts leave before enter).
+        current.entered = nil
         current.left = true
         current.time = time
         position = nil

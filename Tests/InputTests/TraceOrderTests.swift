@@ -81,3 +81,25 @@ import Testing
         #expect(again.frames == trace.frames)
     }
 }
+
+/// Found by fuzzing: a pointer frame with an enter and then a leave was written out as leave
+/// then enter, which reads back as the pointer inside the window instead of outside.
+@Suite struct EnterThenLeaveRoundTripTests {
+    @Test func anEnterThenLeaveInOneFrameLeavesThePointerOutsideAndWritesBackTheSame() throws {
+        let text = """
+            meridian-trace 1
+            50 pointer enter 10 20
+            50 pointer leave
+            90 pointer frame
+            """
+        let trace = try TraceFormat.parse(text)
+        guard case .pointer(let frame)? = trace.frames.first else {
+            Issue.record("expected one pointer frame, got \(trace.frames)")
+            return
+        }
+        #expect(frame.left)
+        #expect(frame.entered == nil)
+        let again = try TraceFormat.parse(TraceFormat.text(for: trace.frames))
+        #expect(again.frames == trace.frames)
+    }
+}
