@@ -197,14 +197,8 @@ struct TilePainter {
     /// ancestors fast, since most of their geometry falls outside the drawn child.
     private func appendPart(_ part: [TilePoint], _ p: TilePlacement, extent: Double, closed: Bool, margin: Double) -> Bool {
         guard part.count >= 2, isNearTile(part, p, extent: extent, margin: margin) else { return false }
-        var lastX = p.x(part[0].x, extent: extent), lastY = p.y(part[0].y, extent: extent)
-        cairo_move_to(cr, lastX, lastY)
-        for pt in part.dropFirst() {
-            let x = p.x(pt.x, extent: extent), y = p.y(pt.y, extent: extent)
-            // Vertices closer than a third of a pixel add cost and no shape.
-            if abs(x - lastX) + abs(y - lastY) < 0.33 { continue }
-            cairo_line_to(cr, x, y)
-            lastX = x; lastY = y
+        forEachVertex(part, p, extent: extent) { x, y, first in
+            if first { cairo_move_to(cr, x, y) } else { cairo_line_to(cr, x, y) }
         }
         if closed { cairo_close_path(cr) }
         return true
@@ -213,17 +207,26 @@ struct TilePainter {
     /// Adds one ring to the filler in raster pixels, as `appendPart` does to cairo's path.
     private func appendRing(_ ring: [TilePoint], _ p: TilePlacement, extent: Double, to filler: PolygonFiller) -> Bool {
         guard ring.count >= 3, isNearTile(ring, p, extent: extent, margin: 0) else { return false }
-        var lastX = p.x(ring[0].x, extent: extent), lastY = p.y(ring[0].y, extent: extent)
-        filler.move(toX: lastX, y: lastY)
-        for pt in ring.dropFirst() {
-            let x = p.x(pt.x, extent: extent), y = p.y(pt.y, extent: extent)
-            // As for cairo: vertices closer than a third of a pixel add cost and no shape.
-            if abs(x - lastX) + abs(y - lastY) < 0.33 { continue }
-            filler.line(toX: x, y: y)
-            lastX = x; lastY = y
+        forEachVertex(ring, p, extent: extent) { x, y, first in
+            if first { filler.move(toX: x, y: y) } else { filler.line(toX: x, y: y) }
         }
         filler.closeRing()
         return true
+    }
+
+    /// A part's vertices in raster pixels (`first` for the one that starts it), leaving out
+    /// those closer than a third of a pixel to the last one given: they add cost and no shape.
+    @inline(__always)
+    private func forEachVertex(_ part: [TilePoint], _ p: TilePlacement, extent: Double, _ body: (Double, Double, Bool) -> Void) {
+        guard let start = part.first else { return }
+        var lastX = p.x(start.x, extent: extent), lastY = p.y(start.y, extent: extent)
+        body(lastX, lastY, true)
+        for pt in part.dropFirst() {
+            let x = p.x(pt.x, extent: extent), y = p.y(pt.y, extent: extent)
+            if abs(x - lastX) + abs(y - lastY) < 0.33 { continue }
+            body(x, y, false)
+            lastX = x; lastY = y
+        }
     }
 
     private func set(_ c: RGB) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
