@@ -292,6 +292,9 @@ public final class MeridianPage {
             handleScroll(f)
         case .key(let k):
             handleKey(k)
+        case .keyboardFocus(_, let entered):
+            // Focus gone: no key or modifier is held any more (Ctrl+wheel stops zooming).
+            if !entered { modifiers = [] }
         case .touchpad(_, let g):
             handleTouchpad(g)
         }
