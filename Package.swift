@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib"]),  // fixtures: SQLite + gzip
         .testTarget(name: "RenderTests", dependencies: ["Render", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
-        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Input", "Geo", "Render", "CCairo"]),
+        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Input", "Geo", "Render", "CCairo", "UI", "Gestures"]),
         // Start a real compositor (tests/compositor) and run the real meridian binary under it.
         .testTarget(name: "EndToEndTests", dependencies: ["CCairo"]),
     ]

@@ -47,6 +47,9 @@ public final class MeridianPage {
     /// While fingers move the map: which fingers (count and serial sum) the anchor was set for,
     /// and the zoom and pinch scale then. A change of fingers re-bases all three.
     var mapFingers: (count: Int, serials: UInt64, zoom: Double, scale: Double)?
+    /// Where the map's fingers were at the last change (window px), to carry the motion of the
+    /// fingers that stay through a frame in which others land or lift.
+    var mapFingerPositions: [(serial: UInt64, location: Point)] = []
     /// Touch ids (−1: the mouse) whose touch-down caught a glide or a fling: they are no tap.
     var caughtTouchIDs: Set<Int32> = []
     var zoomAtGestureStart = 0.0

@@ -85,6 +85,9 @@ public final class PageGestureGraph {
         mapPan.keepsTouchesForRegrip = true
         mapPinch.keepsTouchesForRegrip = true
         mapTwoFingerTap.tolerances.maximumMovement = GestureConstants.twoFingerTapSlop
+        // Two fingers that settle as much as a two-finger tap does are still a tap: the
+        // two-finger pan needs the same distance, so a movement is a tap or a drag, never both.
+        mapPan.slop = GestureConstants.twoFingerTapSlop
         mapTwoFingerTap.maximumSpreadChange = GestureConstants.scaleSlop
         mapQuickZoom.require(toFail: mapDoubleTap)
         mapTap.require(toFail: mapDoubleTap)

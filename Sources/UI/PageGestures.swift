@@ -197,6 +197,9 @@ extension MeridianPage {
         for t in lead.touches { serials &+= t.serial }
         let count = lead.numberOfTouches
         if let f = mapFingers, f.count != count || f.serials != serials {
+            // Fingers landed or lifted: the fingers that stay moved the map this frame as
+            // they did before; then everything is re-based on the fingers down now.
+            followStayingFingers(of: lead)
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: centroid.x, y: centroid.y))
             mapFingers = (count, serials, camera.zoom, mapPinch.scale)
         } else if mapFingers == nil {
@@ -207,6 +210,7 @@ extension MeridianPage {
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: start.x, y: start.y))
             mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale)
         }
+        rememberFingerPositions(of: lead)
         guard let f = mapFingers else { return }
         var c = camera
         if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite, f.scale > 0 {
@@ -216,6 +220,30 @@ extension MeridianPage {
             let s = c.screenPoint(ofWorld: anchor)
             c.pan(by: ScreenPoint(x: centroid.x - s.x, y: centroid.y - s.y))
         }
+        setCamera(c)
+    }
+
+    private func rememberFingerPositions(of r: GestureRecognizer) {
+        mapFingerPositions.removeAll(keepingCapacity: true)
+        for t in r.touches { mapFingerPositions.append((t.serial, t.location)) }
+    }
+
+    /// Pans so that the place under the centroid of the fingers still down since the last
+    /// report is under their centroid now.
+    private func followStayingFingers(of r: GestureRecognizer) {
+        var before = Point.zero, after = Point.zero, n = 0.0
+        for t in r.touches {
+            guard let old = mapFingerPositions.first(where: { $0.serial == t.serial }) else { continue }
+            before = before + old.location
+            after = after + t.location
+            n += 1
+        }
+        guard n > 0 else { return }
+        let from = map.convert(fromWindow: before * (1 / n)), to = map.convert(fromWindow: after * (1 / n))
+        var c = camera
+        let place = c.worldPoint(at: ScreenPoint(x: from.x, y: from.y))
+        let s = c.screenPoint(ofWorld: place)
+        c.pan(by: ScreenPoint(x: to.x - s.x, y: to.y - s.y))
         setCamera(c)
     }
 
