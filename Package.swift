@@ -38,10 +38,10 @@ let package = Package(
         ]),
         .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Render", "UI", "Wayland", "CCairo"]),
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
-        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input"]),
+        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input", "UI"]),
 
         .testTarget(name: "InputTests", dependencies: ["Input"]),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input", "UI"]),  // UI: the page's gesture graph as it ships
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib"]),  // fixtures: SQLite + gzip
         .testTarget(name: "RenderTests", dependencies: ["Render", "Tiles", "Geo", "CCairo"]),
