@@ -233,6 +233,7 @@ public final class WaylandClient {
                 wl_display_cancel_read(display)
             }
             if wl_display_dispatch_pending(display) < 0 { throw connectionError() }
+            for seat in seats.values { seat.touch?.endOfBatch() }
             if fds[1].revents & Int16(POLLIN) != 0 { running = false }
             for p in fds.dropFirst(2) where p.revents & Int16(POLLIN) != 0 { app.wakeup(p.fd) }
         }

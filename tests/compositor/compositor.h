@@ -87,6 +87,7 @@ struct server {
 	/* Input state. */
 	struct touch_origin touches[MAX_TOUCH_POINTS];
 	bool pointer_autoframe;
+	bool touch_frames; /* off: `frame` sends no wl_touch.frame (cage 0.1.4 never does) */
 
 	/* Counters the wait commands and `commits` read. */
 	uint64_t commits;        /* commits of toplevel surfaces, ever */

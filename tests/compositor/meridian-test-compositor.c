@@ -24,6 +24,7 @@
  *   motion ID X Y          touch point ID moves to X,Y (surface-local = X,Y minus the surface origin at down)
  *   up ID                  touch point ID goes up
  *   frame                  wl_touch.frame: ends the touch events sent since the last frame
+ *   touch-frames on|off    off: `frame` sends nothing, as cage 0.1.4 never sends wl_touch.frame (default on)
  *   cancel                 wl_touch.cancel to the client of the active touch points, which are forgotten
  *   pointer-move X Y       pointer to X,Y: enter/motion/leave as the surface under it changes
  *   button B press|release B is left, right, middle or an evdev code
@@ -161,6 +162,7 @@ int main(int argc, char *argv[]) {
 	s.height = 600;
 	s.scale = 1;
 	s.pointer_autoframe = true;
+	s.touch_frames = true;
 	const char *script = "-";
 	const char *startup_client = NULL;
 	int opt;
