@@ -13,6 +13,9 @@ public struct WindowOptions: Sendable {
     public var height = 1280
     /// Fullscreen, without decorations: kiosks and phone shells.
     public var fullscreen = false
+    /// Shrink the asked-for size to what the screen can show (`xdg_toplevel.configure_bounds`,
+    /// else the smallest output). Off when the user gave `--size`.
+    public var fitScreen = true
 
     public init() {}
 }
@@ -191,7 +194,8 @@ public final class WaylandClient {
         self.app = app
         if let c = compositor?.proxy, let s = shm?.proxy { cursor = Cursor(compositor: c, shm: s) }
         let window = try Window(client: self, title: options.title, appID: options.appID,
-                                size: (max(1, options.width), max(1, options.height)), fullscreen: options.fullscreen)
+                                size: (max(1, options.width), max(1, options.height)), fitScreen: options.fitScreen,
+                                fullscreen: options.fullscreen)
         self.window = window
         window.onClose = { [weak self] in self?.running = false }
         defer { teardown() }
