@@ -49,6 +49,8 @@ final class Window {
     /// Window size and scale as last committed (viewport, buffer scale, opaque region).
     private var committedLayout: (width: Int, height: Int, scale: Double)?
     var frameCallbackPending: Bool { frameCallback != nil }
+    /// The presentation-feedback sequence number of the newest commit (nil without wp_presentation).
+    private(set) var lastCommitSequence: UInt64?
     var onGeometryChange: (() -> Void)?
     var onClose: (() -> Void)?
 
@@ -174,6 +176,7 @@ final class Window {
             wl_callback_add_listener(cb, Window.frameListener.pointer, opaque(self))
         }
         buffers.attached(buffer)
+        lastCommitSequence = client.presentation?.request(for: surface)
         wl_surface_commit(surface)
         forceDraw = false
         return true
