@@ -18,13 +18,15 @@ final class AppCore {
 
     init(options: Options, mapData: MapData?, synchronousTiles: Bool, scale: Double) {
         page = MeridianPage(.init(width: Double(options.width), height: Double(options.height),
-                                  center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) },
-                                  zoom: options.zoom, showHitAreas: options.showHitAreas))
+                                  center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+                                      ?? mapData?.startCenter,
+                                  zoom: options.zoom ?? mapData?.startZoom, showHitAreas: options.showHitAreas))
         overlay = TouchOverlay(visible: options.showTouches)
         self.mapData = mapData
         self.synchronousTiles = synchronousTiles
         self.scale = scale
         renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
+        if let title = mapData?.title { renderer.title = title }
         page.renderScale = scale
         if options.verbose || AppCore.gestureTraceRequested {
             page.gestures.trace = { line in printError("gestures: \(line)") }
@@ -47,6 +49,7 @@ final class AppCore {
             // Tiles are rasterized for one scale; a new scale needs a new cache.
             renderer.map?.cache.shutDown()
             renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
+            if let title = mapData?.title { renderer.title = title }
             self.scale = scale
             page.renderScale = scale
         }
