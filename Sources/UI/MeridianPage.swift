@@ -42,6 +42,8 @@ public final class MeridianPage {
     var scrollMotion: ScrollMotion?
     var cameraAnimation: CameraAnimation?
     var mapFling: (momentum: Momentum, start: MapCamera)?
+    /// The velocity a map gesture ended with, until the frame is over (`startPendingMapFling`).
+    var pendingMapFling: Point?
     /// While fingers move the map: the world point that must stay under their centroid.
     var mapAnchor: WorldPoint?
     /// While fingers move the map: which fingers (count and serial sum) the anchor was set for,
@@ -275,6 +277,7 @@ public final class MeridianPage {
                 if case .down(let id, let p) = change { catchMotion(touchID: id, at: p) }
             }
             gestures.handle(frame)
+            startPendingMapFling()
             if !caughtTouchIDs.isEmpty {
                 for change in f.changes {
                     if case .up(let id, _) = change { caughtTouchIDs.remove(id) }

@@ -184,13 +184,15 @@ extension MeridianPage {
         guard graph.isMapGroupActive else {
             if mapFingers != nil {
                 settleZoom(around: mapPinch.location(in: map))
-                if mapPan.state == .ended { startFling(velocity: mapPan.velocity(in: map)) }
+                // Flings once the frame is over, unless a finger stays on the map (it holds it).
+                if mapPan.state == .ended { pendingMapFling = mapPan.velocity(in: map) }
             }
             mapFingers = nil
             mapAnchor = nil
             return
         }
-        // The fingers: the pinch's (it takes them all) once it has two, else the pan's.
+        // The fingers: the pinch's once it has two (both take every finger; after a re-grip
+        // one of them may hold fewer), else the pan's.
         let lead: GestureRecognizer = mapPinch.numberOfTouches >= max(2, mapPan.numberOfTouches) ? mapPinch : mapPan
         let centroid = lead.location(in: map)
         var serials: UInt64 = 0
@@ -342,6 +344,14 @@ extension MeridianPage {
         cameraAnimation = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
                                           targetZoom: z, focus: p, targetCenter: nil)
         invalidateMap()
+    }
+
+    /// After a touch frame: the fling a map gesture ended with starts if no finger of the map's
+    /// group is left on the map (a finger kept for a re-grip holds the map still).
+    func startPendingMapFling() {
+        guard let v = pendingMapFling else { return }
+        pendingMapFling = nil
+        if !graph.mapGroup.contains(where: { $0.numberOfTouches > 0 }) { startFling(velocity: v) }
     }
 
     private func startFling(velocity: Point) {
