@@ -55,6 +55,8 @@ public final class MeridianPage {
     /// Touch ids (−1: the mouse) whose touch-down caught a glide or a fling: they are no tap.
     var caughtTouchIDs: Set<Int32> = []
     var zoomAtGestureStart = 0.0
+    /// Where (map y) the double-tap-and-drag began.
+    var quickZoomStartY = 0.0
     var scrollAtGestureStart = 0.0
     var modifiers: Modifiers = []
     var pointerPosition: Point?

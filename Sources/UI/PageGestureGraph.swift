@@ -90,6 +90,9 @@ public final class PageGestureGraph {
         mapPan.slop = GestureConstants.twoFingerTapSlop
         mapTwoFingerTap.maximumSpreadChange = GestureConstants.scaleSlop
         mapQuickZoom.require(toFail: mapDoubleTap)
+        // A second finger on the map makes it a two-finger gesture, even when the double tap
+        // it waited for fails because of that finger.
+        mapQuickZoom.shouldBegin = { [unowned self] _ in mapPinch.numberOfTouches <= 1 }
         mapTap.require(toFail: mapDoubleTap)
         mapTap.require(toFail: mapQuickZoom)
         mapObserver.isObserver = true

@@ -3,8 +3,9 @@ import Input
 import XCTest
 
 /// Thousands of seeded random touch and mouse streams through the demo page: whatever the
-/// input, nothing crashes, every `began` gets exactly one `ended` or `cancelled`, and once every
-/// finger is up and the timers have run out, every recognizer is back in `possible`.
+/// input, nothing crashes, every `began` gets exactly one `ended` or `cancelled`, fingers
+/// landing or lifting without motion never move the map, and once every finger is up and the
+/// timers have run out, every recognizer is back in `possible`.
 final class RandomStreamTests: XCTestCase {
     func testRandomStreamsNeverLeaveAGestureStuckOrUnfinished() {
         var generator = SplitMix64(seed: 0x4D45_5249_4449_414E)
@@ -95,7 +96,16 @@ final class RandomStreamTests: XCTestCase {
                         changes.append(.up(id: id, at: randomPoint())) // an id that is not down
                     }
                 }
+                let offset = page.mapOffset, zoom = page.mapZoom, logged = page.log.count
                 system.handle(.touch(TouchFrame(time: time, changes: changes)))
+                // Finger churn: fingers landing or lifting without motion never move the map
+                // (a tap may zoom: the double tap, the two-finger tap, the zoom button).
+                if !changes.contains(where: { if case .moved = $0 { return true } else { return false } }) {
+                    let zoomTap = page.log[logged...].contains { $0 == "doubleTapZoom" || $0 == "twoFingerTapZoom" || $0 == "targetTap zoomIn" }
+                    if page.mapOffset != offset || (!zoomTap && page.mapZoom != zoom) {
+                        problem = problem ?? "fingers landing or lifting moved the map: \(changes), offset \(offset) → \(page.mapOffset), zoom \(zoom) → \(page.mapZoom)"
+                    }
+                }
             case 55..<58:
                 down.removeAll()
                 system.handle(.touchCancel(time: time))
