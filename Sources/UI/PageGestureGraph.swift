@@ -162,6 +162,17 @@ public final class PageGestureGraph {
             + zip(pinDrags, pinTaps).flatMap { [$0 as GestureRecognizer, $1] } + targetTaps
     }
 
+    /// Removes every action (the benchmark's "graph alone" figure); the relations stay.
+    public func unbindActions() {
+        for r in all {
+            r.onStateChange = nil
+            (r as? PanGestureRecognizer)?.action = nil
+            (r as? PinchGestureRecognizer)?.action = nil
+            (r as? TapGestureRecognizer)?.action = nil
+            (r as? LongPressGestureRecognizer)?.action = nil
+        }
+    }
+
     /// Whether a map gesture of the multi-finger group is running.
     public var isMapGroupActive: Bool { mapGroup.contains { $0.state.isActive } }
 }
