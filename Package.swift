@@ -28,7 +28,10 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["Input"]),
         .target(name: "Geo"),
         .target(name: "Tiles", dependencies: ["Geo", "CSQLite", "CZlib"]),
-        .target(name: "Render", dependencies: ["Geo", "Tiles", "CCairo"]),
+        // The MapLibre style engine: pure Swift, no cairo; compiles a style per zoom into what
+        // Render draws and what the label placer places.
+        .target(name: "Style", dependencies: ["Tiles"]),
+        .target(name: "Render", dependencies: ["Geo", "Tiles", "Style", "CCairo"]),
         .target(name: "UI", dependencies: ["Gestures", "Geo", "Tiles", "Render", "Input", "CCairo"]),
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
