@@ -17,7 +17,8 @@ final class AppCore {
     init(options: Options, mapData: MapData?, synchronousTiles: Bool, scale: Double) {
         page = MeridianPage(.init(width: Double(options.width), height: Double(options.height),
                                   center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) },
-                                  zoom: options.zoom, showHitAreas: options.showHitAreas))
+                                  zoom: options.zoom, showHitAreas: options.showHitAreas,
+                                  allowsRotation: !options.noRotate))
         overlay = TouchOverlay(visible: options.showTouches)
         self.mapData = mapData
         self.synchronousTiles = synchronousTiles

@@ -42,6 +42,7 @@ enum StateDump {
                 ("span", .object([("latDelta", .number(s.span.latitudeDelta)), ("lonDelta", .number(s.span.longitudeDelta))])),
                 ("hintVisible", .bool(s.hintVisible)),
                 ("observedTaps", .int(s.observedMapTaps)),
+                ("bearing", .number(s.bearing)),
             ])),
             ("pins", .array(pins)),
             ("targets", .array(targets)),

@@ -6,7 +6,8 @@ import Render
 
 /// The gesture graph of the page, and what each recognizer does. The rules in one place:
 /// - One finger anywhere scrolls the page, the map included (a cooperative map, with a hint);
-///   two fingers on the map pan and pinch it together; the mouse drags the map.
+///   two fingers on the map pan, pinch and (after a deliberate twist) rotate it together; the
+///   mouse drags the map.
 /// - The map's single tap waits for the double tap and the double-tap-and-drag to fail, so a
 ///   double tap never also reports a tap; the observer sees taps and never takes them.
 /// - Pins and buttons sit deeper than the map and the page, so a drag that starts on a pin
@@ -31,6 +32,7 @@ extension MeridianPage {
         mapPan.removesSlopFromTranslation = false
         mapMouseDrag.removesSlopFromTranslation = false
         mapPinch.recognizeSimultaneously(with: mapPan)
+        wireRotation()
         mapQuickZoom.require(toFail: mapDoubleTap)
         mapTap.require(toFail: mapDoubleTap)
         mapTap.require(toFail: mapQuickZoom)
@@ -65,6 +67,12 @@ extension MeridianPage {
         }
 
         for pin in pinViews { wirePin(pin) }
+        let compassTap = TapGestureRecognizer(name: "compassTap")
+        compassTap.action = { [unowned self] tap in
+            guard tap.state == .recognized else { return }
+            activateCompass()
+        }
+        compass.addGestureRecognizer(compassTap)
         for (button, delta) in [(zoomIn, 1.0), (zoomOut, -1.0)] {
             let tap = TapGestureRecognizer(name: "\(button.name)Tap")
             tap.action = { [unowned self, unowned button] tap in
@@ -172,7 +180,7 @@ extension MeridianPage {
     /// fingers' centroid at touch-down is put back under the centroid — whichever recognizer
     /// reports first, the result is the same.
     private func mapMovedByFingers() {
-        let active = [mapPan, mapPinch].filter { $0.state.isActive }
+        let active: [GestureRecognizer] = [mapPan, mapPinch, mapRotate].filter { $0.state.isActive }
         guard let lead = active.first else {
             if mapAnchor != nil {
                 settleZoom(around: mapPinch.location(in: map))
@@ -185,6 +193,7 @@ extension MeridianPage {
         if mapAnchor == nil {
             stopMapMotion()
             zoomAtGestureStart = camera.zoom
+            bearingAtGestureStart = camera.bearing
             let start = mapPan.state.isActive ? centroid - mapPan.translation(in: map) : centroid
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: start.x, y: start.y))
         }
@@ -192,11 +201,32 @@ extension MeridianPage {
         if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite {
             c.setZoom(zoomAtGestureStart + log2(mapPinch.scale), around: ScreenPoint(x: centroid.x, y: centroid.y))
         }
+        if mapRotate.state.isActive {
+            // A clockwise twist turns the map clockwise: the bearing decreases.
+            c.setBearing(bearingAtGestureStart - mapRotate.rotation, around: ScreenPoint(x: centroid.x, y: centroid.y))
+        }
         if let anchor = mapAnchor {
             let s = c.screenPoint(ofWorld: anchor)
             c.pan(by: ScreenPoint(x: centroid.x - s.x, y: centroid.y - s.y))
         }
         setCamera(c)
+    }
+
+    /// The rotation runs with the pan and the pinch on the same two fingers, and like them
+    /// takes the fingers away from the two-finger tap once it begins.
+    private func wireRotation() {
+        map.addGestureRecognizer(mapRotate)
+        mapRotate.allowedTouchKinds = .finger
+        mapRotate.isEnabled = allowsRotation
+        mapRotate.recognizeSimultaneously(with: mapPan)
+        mapRotate.recognizeSimultaneously(with: mapPinch)
+        mapRotate.action = { [unowned self] _ in mapMovedByFingers() }
+    }
+
+    /// The compass: north up again, turning about the map's centre.
+    func activateCompass() {
+        record("targetTap", [("id", .text(compass.name))])
+        animateBearing(to: 0)
     }
 
     private func mapDragged(_ drag: PanGestureRecognizer) {
@@ -293,6 +323,17 @@ extension MeridianPage {
         let z = min(max(zoom, camera.minZoom), camera.maxZoom)
         cameraAnimation = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
                                           targetZoom: z, focus: p, targetCenter: nil)
+        invalidateMap()
+    }
+
+    /// Turns the map to `bearing` about the view's centre, the short way round, animated.
+    func animateBearing(to bearing: Double) {
+        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
+        stopMapMotion()
+        var a = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.northUpAnimationDuration,
+                                targetZoom: camera.zoom, focus: centre, targetCenter: nil)
+        a.targetBearing = bearing
+        cameraAnimation = a
         invalidateMap()
     }
 
