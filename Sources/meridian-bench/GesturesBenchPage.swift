@@ -16,7 +16,11 @@ struct BenchLayout {
     let zoomButton: Point
     let row: Point
 
-    static func page() -> MeridianPage { MeridianPage(.init(width: 800, height: 1280)) }
+    /// The shipped page; `MERIDIAN_GESTURES_ROTATE=0` builds it as `--no-rotate` does, to
+    /// see what the rotation costs.
+    static func page() -> MeridianPage {
+        MeridianPage(.init(width: 800, height: 1280, allowsRotation: getenv("MERIDIAN_GESTURES_ROTATE").map { String(cString: $0) } != "0"))
+    }
 
     init(_ page: MeridianPage) {
         let snap = page.snapshot
