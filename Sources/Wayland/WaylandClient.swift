@@ -51,6 +51,8 @@ public final class WaylandClient {
     private var wasSuspended = false
     /// `MERIDIAN_LATENCY_LOG`: input-to-commit times for `meridian-bench latency`; nil when off.
     private let latencyProbe = LatencyProbe.fromEnvironment()
+    /// `MERIDIAN_FULL_REDRAW=1` draws every frame whole (to compare, or to rule damage out).
+    private let partialRedraws = getenv("MERIDIAN_FULL_REDRAW") == nil
     /// What was bound, for `--verbose` and the closing notes: interface → version.
     public private(set) var boundVersions: [String: UInt32] = [:]
 
@@ -289,6 +291,7 @@ public final class WaylandClient {
         let geometry = window.geometry
         if geometry != lastGeometry {
             lastGeometry = geometry
+            window.damageHistory.invalidate()
             app.resize(to: geometry)
         }
         // A new configure must be acked with a frame even if the compositor is holding
@@ -330,8 +333,12 @@ public final class WaylandClient {
                               scale: geometry.scale, windowWidth: windowWidth, active: active)
             }
             let content = buffer.pixels + titleBarPixels * buffer.stride
-            let damage = app.draw(into: content, width: buffer.width, height: buffer.height - titleBarPixels,
-                                  stride: buffer.stride, geometry: geometry)
+            let contentHeight = buffer.height - titleBarPixels
+            // Buffer age: redraw what changed since this buffer last showed a frame.
+            let damage = app.damage(width: buffer.width, height: contentHeight, geometry: geometry)
+            let redraw = window.damageHistory.begin(damage: damage, bufferDrawnAt: buffer.drawnFrame).redraw
+            app.draw(into: content, width: buffer.width, height: contentHeight, stride: buffer.stride,
+                     geometry: geometry, clip: partialRedraws ? redraw : nil)
             guard titleBarPixels > 0 else { return damage }
             // The app speaks in content pixels; the buffer has the title bar above them.
             return damage.map { rects in

@@ -27,8 +27,12 @@ enum LatencyUnderCompositor {
         return rates.isEmpty ? [60, 120] : rates
     }
 
-    /// Each gesture pair (there and back) is played this many times: about 240 frames a metric.
-    static let rounds = 2
+    /// Each gesture pair (there and back) is played this many times: the first round over cold
+    /// tiles, the rest warm. `MERIDIAN_LATENCY_ROUNDS` overrides (1…10; the CI smoke run uses 2).
+    static var rounds: Int {
+        let v = ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_ROUNDS"].flatMap { Int($0) } ?? 3
+        return min(max(v, 1), 10)
+    }
 
     /// One gesture's injection: which metric, and the monotonic ms between which its frames arrived.
     struct Window {
