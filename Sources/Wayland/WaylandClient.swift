@@ -51,6 +51,9 @@ public final class WaylandClient {
     private var wasSuspended = false
     /// `MERIDIAN_LATENCY_LOG`: input-to-commit times for `meridian-bench latency`; nil when off.
     private let latencyProbe = LatencyProbe.fromEnvironment()
+    /// `MERIDIAN_FRAME_PACING=callbacks` paces on frame callbacks even with presentation
+    /// feedback (to compare the two side by side).
+    private let pacedByPresentation = getenv("MERIDIAN_FRAME_PACING").map { String(cString: $0) } != "callbacks"
     /// `MERIDIAN_FULL_REDRAW=1` draws every frame whole (to compare, or to rule damage out).
     private let partialRedraws = getenv("MERIDIAN_FULL_REDRAW") == nil
     /// What was bound, for `--verbose` and the closing notes: interface → version.
@@ -310,7 +313,7 @@ public final class WaylandClient {
             // feedback the pacer times the frame; without it, the callback does.
             let consumed = window.lastCommitSequence.map { !(presentation?.isPending($0) ?? true) } ?? false
             if window.frameCallbackPending && !consumed { return }
-            if let decision = pacer.decide(now: monotonicMilliseconds()) {
+            if pacedByPresentation, let decision = pacer.decide(now: monotonicMilliseconds()) {
                 switch decision {
                 case .wait(let until):
                     drawDeadline = until
