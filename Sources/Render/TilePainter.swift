@@ -72,11 +72,13 @@ struct TilePainter {
         }
     }
 
-    /// A background that covers only the tiles `source` has, within its bounds.
+    /// A background that covers only the tiles `source` has, within its bounds (a source
+    /// that does not say where its data ends covers nothing: painting its whole tiles would
+    /// hide the sources under it far from its data).
     private func ground(_ tiles: [PlacedTile], source: String, _ color: StyleColor) {
         var any = false
         for placed in tiles where placed.source == source {
-            let r = placed.ground ?? (0, 0, pixelSize, pixelSize)
+            guard let r = placed.ground else { continue }
             guard r.2 > r.0, r.3 > r.1 else { continue }
             cairo_rectangle(cr, r.0, r.1, r.2 - r.0, r.3 - r.1)
             any = true

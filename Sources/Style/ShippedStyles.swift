@@ -13,15 +13,17 @@ public enum Schema: String, Sendable, CaseIterable {
     /// Layer names found only (or mostly) in each schema; the best match wins.
     static let markers: [(Schema, Set<String>)] = [
         (.openmaptiles, ["transportation", "transportation_name", "water_name", "housenumber", "mountain_peak",
-                         "aerodrome_label", "aeroway", "park", "boundary", "landcover", "place", "poi", "waterway"]),
+                         "aerodrome_label", "aeroway", "park", "boundary", "landcover", "place", "poi", "waterway",
+                         "water", "building", "landuse"]),
+        (.world, ["countries", "coastline", "lakes", "land", "boundaries", "places"]),
         (.shortbread, ["streets", "street_labels", "street_labels_points", "water_polygons", "water_lines", "ocean",
                        "place_labels", "sites", "addresses", "buildings", "land", "boundary_labels", "bridges",
                        "street_polygons", "water_polygons_labels", "water_lines_labels", "public_transport", "dam_lines"]),
         (.protomaps, ["earth", "roads", "transit", "natural", "buildings", "places", "pois", "boundaries", "water", "landuse"]),
-        (.world, ["countries", "coastline", "lakes", "land", "boundaries", "places"]),
     ]
 
-    /// The schema whose distinctive layers `names` holds most of; `.generic` when none fits.
+    /// The schema whose distinctive layers `names` holds most of (earlier in `markers` on a
+    /// tie); `.generic` when none fits.
     public static func detect(layerNames names: some Sequence<String>) -> Schema {
         let have = Set(names)
         var best: (Schema, Int) = (.generic, 0)
