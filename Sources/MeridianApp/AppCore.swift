@@ -1,8 +1,10 @@
 import CCairo
+import Glibc
 import Geo
 import Gestures
 import Input
 import UI
+import Wayland
 
 /// The app both runners drive: the page, its renderer, and the touch overlay. Input in,
 /// timers advanced, frames drawn on request, the state dump out.
@@ -16,14 +18,25 @@ final class AppCore {
 
     init(options: Options, mapData: MapData?, synchronousTiles: Bool, scale: Double) {
         page = MeridianPage(.init(width: Double(options.width), height: Double(options.height),
-                                  center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) },
-                                  zoom: options.zoom, showHitAreas: options.showHitAreas))
+                                  center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+                                      ?? mapData?.startCenter,
+                                  zoom: options.zoom ?? mapData?.startZoom, showHitAreas: options.showHitAreas))
         overlay = TouchOverlay(visible: options.showTouches)
         self.mapData = mapData
         self.synchronousTiles = synchronousTiles
         self.scale = scale
         renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
+        if let title = mapData?.title { renderer.title = title }
         page.renderScale = scale
+        if options.verbose || AppCore.gestureTraceRequested {
+            page.gestures.trace = { line in printError("gestures: \(line)") }
+        }
+    }
+
+    /// `MERIDIAN_GESTURE_TRACE=1`: print the arena trace (who asked, waited, won, and why).
+    static var gestureTraceRequested: Bool {
+        guard let v = getenv("MERIDIAN_GESTURE_TRACE") else { return false }
+        return String(cString: v) == "1"
     }
 
     func handle(_ frame: InputFrame) {
@@ -36,6 +49,7 @@ final class AppCore {
             // Tiles are rasterized for one scale; a new scale needs a new cache.
             renderer.map?.cache.shutDown()
             renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
+            if let title = mapData?.title { renderer.title = title }
             self.scale = scale
             page.renderScale = scale
         }

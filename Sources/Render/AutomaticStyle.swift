@@ -1,24 +1,29 @@
 import Style
 import Tiles
 
+/// A source that knows its layer names without reading a tile (test fixtures; files say it
+/// through `TileFile.layerNames()`).
+public protocol DescribesLayers {
+    var layerNames: [String] { get }
+}
+
 /// Picks each source's shipped style from its layer names and layers them into one style:
 /// the map a user gets without `--style`.
 public enum AutomaticStyle {
-    /// The layer names a source carries: its `vector_layers` metadata, else the layers of its
-    /// first tile.
+    /// The layer names a source carries: a file's `vector_layers` metadata (else the layers
+    /// of one tile), else the layers of its first tile.
     public static func layerNames(of source: any VectorTileSource) -> [String] {
-        if let mb = source as? MBTilesSource, let json = mb.metadata.values["json"], let ids = vectorLayerIDs(metadataJSON: json), !ids.isEmpty {
-            return ids
-        }
+        if let file = source as? any TileFile { return file.layerNames() }
+        if let described = source as? any DescribesLayers { return described.layerNames }
         for z in [source.minZoom, 0] {
             if let t = try? source.tile(TileID(z: z, x: 0, y: 0)), !t.layers.isEmpty { return t.layers.map(\.name) }
         }
         return []
     }
 
-    /// The area a source covers when it says so (MBTiles `bounds`).
+    /// The area a source covers when it says so (its metadata `bounds`).
     public static func bounds(of source: any VectorTileSource) -> (west: Double, south: Double, east: Double, north: Double)? {
-        guard let b = (source as? MBTilesSource)?.metadata.bounds else { return nil }
+        guard let b = (source as? any TileFile)?.metadata.bounds else { return nil }
         return (b.west, b.south, b.east, b.north)
     }
 

@@ -330,6 +330,11 @@ public indirect enum Expr: Sendable {
             }
             return .step(i.specialized(zoom: zoom), first.specialized(zoom: zoom), stops.map { ($0.0, $0.1.specialized(zoom: zoom)) })
         case .interpolate(let base, let i, let stops):
+            // Outside a zoom curve's stops only the end output is left.
+            if !i.readsFeature, let x = i.evaluate(Self.noFeature, zoom: zoom).number, let first = stops.first, let last = stops.last {
+                if x <= first.0 { return first.1.specialized(zoom: zoom) }
+                if x >= last.0 { return last.1.specialized(zoom: zoom) }
+            }
             return .interpolate(base: base, i.specialized(zoom: zoom), stops.map { ($0.0, $0.1.specialized(zoom: zoom)) })
         case .toString(let e): return .toString(e.specialized(zoom: zoom))
         case .toNumber(let es): return .toNumber(es.map { $0.specialized(zoom: zoom) })

@@ -115,9 +115,3 @@ extension Style {
         Set(layers.filter { $0.source == id }.compactMap(\.sourceLayer))
     }
 }
-
-/// The `vector_layers` ids in an MBTiles `json` metadata value or a PMTiles metadata object.
-public func vectorLayerIDs(metadataJSON text: String) -> [String]? {
-    guard let v = try? JSONParser.parse(text), let layers = v["vector_layers"]?.array else { return nil }
-    return layers.compactMap { $0["id"]?.string }
-}

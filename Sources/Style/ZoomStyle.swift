@@ -107,7 +107,7 @@ public struct DrawLayer: Sendable {
 public struct ZoomStyle: Sendable {
     /// Meridian's zoom (256-px tiles).
     public let zoom: Double
-    /// The style's zoom: one less (512-px tiles).
+    /// The style's zoom: one less (512-px tiles), at least 0.
     public let styleZoom: Double
     public let layers: [DrawLayer]
     /// The first background's colour (open sea, where no tile has data).
@@ -115,7 +115,8 @@ public struct ZoomStyle: Sendable {
 
     init(style: Style, zoom: Double) {
         self.zoom = zoom
-        let z = zoom - 1
+        // MapLibre has no zoom below 0: a Meridian zoom under 1 shows the style's zoom 0.
+        let z = max(zoom - 1, 0)
         styleZoom = z
         var out: [DrawLayer] = []
         for (index, l) in style.layers.enumerated() where l.visible && z >= l.minZoom && z < l.maxZoom {

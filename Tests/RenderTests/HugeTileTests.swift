@@ -26,11 +26,9 @@ final class HugeTileTests: XCTestCase {
     }
 
     func testAHundredThousandVertexTileIsDrawnWithLandWhereThePolygonIs() throws {
-        let tile = VectorTile(layers: [
-            Fixture.layer("land", [Self.comb()]),
-            Fixture.layer("transportation", [Self.zigzagRoad()]),
-        ])
-        let r = TileRasterizer(sources: [FixtureSource(every: tile)])
+        // The world style's land under the OpenMapTiles style's road.
+        let r = TileRasterizer(sources: [FixtureSource(every: VectorTile(layers: [Fixture.layer("land", [Self.comb()])])),
+                                         FixtureSource(every: VectorTile(layers: [Fixture.layer("transportation", [Self.zigzagRoad()])]))])
         let rendered = try XCTUnwrap(r.render(TileID(z: 10, x: 1, y: 1), scale: 2))
         XCTAssertEqual(rendered.errors, [])
         // The solid part under the teeth is land; the right edge, beyond every vertex, is sea.

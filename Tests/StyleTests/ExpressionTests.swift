@@ -67,7 +67,7 @@ final class ExpressionTests: XCTestCase {
         // Base 2 between 0 and 2: (2^1 − 1) / (2^2 − 1) = 1/3 of the way at zoom 1.
         let exp = try eval(#"["interpolate", ["exponential", 2], ["zoom"], 0, 0, 2, 3]"#, zoom: 1)
         XCTAssertEqual(exp.number ?? 0, 1, accuracy: 1e-9)
-        let col = try eval(#"["interpolate", ["linear"], ["zoom"], 0, "#000000", 10, "#ffffff"]"#, zoom: 5)
+        let col = try eval(##"["interpolate", ["linear"], ["zoom"], 0, "#000000", 10, "#ffffff"]"##, zoom: 5)
         XCTAssertEqual(col.color?.r ?? 0, 0.5, accuracy: 1e-9)
     }
 
@@ -108,10 +108,10 @@ final class ExpressionTests: XCTestCase {
         let interval = try ExprParser.property(JSONParser.parse(#"{"type": "interval", "stops": [[0, "a"], [10, "b"]]}"#))
         XCTAssertEqual(interval.evaluate(road, zoom: 12), .string("b"))
         let categorical = try ExprParser.property(JSONParser.parse(
-            #"{"property": "class", "type": "categorical", "stops": [["primary", "#f00"], ["minor", "#fff"]], "default": "#000"}"#))
+            ##"{"property": "class", "type": "categorical", "stops": [["primary", "#f00"], ["minor", "#fff"]], "default": "#000"}"##))
         XCTAssertEqual(categorical.evaluate(road), .string("#f00"))
         XCTAssertEqual(categorical.evaluate(park), .string("#000"))
-        let strings = try ExprParser.property(JSONParser.parse(#"{"stops": [[5, "#000"], [10, "#fff"]]}"#)).coercingColors()
+        let strings = try ExprParser.property(JSONParser.parse(##"{"stops": [[5, "#000"], [10, "#fff"]]}"##)).coercingColors()
         XCTAssertEqual(strings.evaluate(road, zoom: 7.5).color?.g ?? 0, 0.5, accuracy: 1e-9, "colour stops interpolate")
     }
 

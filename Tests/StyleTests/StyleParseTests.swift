@@ -3,7 +3,7 @@ import XCTest
 @testable import Style
 
 final class StyleParseTests: XCTestCase {
-    func parse(_ text: String, path: String = "/maps/my.json") throws -> Style { try Style.parse(Array(text.utf8), path: path) }
+    func parse(_ text: String, path: String = "/maps/my.json") throws(StyleError) -> Style { try Style.parse(Array(text.utf8), path: path) }
 
     func assertError(_ text: String, line: Int, column: Int, containing: String, file: StaticString = #filePath, sourceLine: UInt = #line) {
         do {
@@ -20,7 +20,7 @@ final class StyleParseTests: XCTestCase {
     func testBrokenJSONIsReportedWithLineAndColumn() {
         assertError("{\n  \"version\": 8,\n  \"layers\": [,]\n}", line: 3, column: 14, containing: "not valid JSON")
         assertError("{\"version\": 8, \"layers\": []", line: 1, column: 28, containing: "end of file")
-        assertError("{\n\"a\": \"é\u{01}\"}", line: 2, column: 9, containing: "control character")
+        assertError("{\n\"a\": \"é\u{01}\"}", line: 2, column: 8, containing: "control character")
         assertError("", line: 1, column: 1, containing: "not valid JSON")
         assertError(String(repeating: "[", count: 300), line: 1, column: 257, containing: "nested")
     }
@@ -31,7 +31,7 @@ final class StyleParseTests: XCTestCase {
         assertError("{\"version\": 7, \"layers\": []}", line: 1, column: 13, containing: "must be 8")
         assertError("{\"version\": 8,\n \"layers\": [\n  {\"id\": \"a\", \"type\": \"fill\"}]}", line: 3, column: 3, containing: "needs a \"source\"")
         assertError("{\"version\": 8, \"sources\": {}, \"layers\": [\n {\"id\": \"a\",\n  \"type\": \"polygon\"}]}", line: 3, column: 11, containing: "unknown type")
-        assertError("{\"version\": 8, \"sources\": {}, \"layers\": [{\"id\": \"a\", \"type\": \"fill\", \"source\": \"nope\"}]}", line: 1, column: 76,
+        assertError("{\"version\": 8, \"sources\": {}, \"layers\": [{\"id\": \"a\", \"type\": \"fill\", \"source\": \"nope\"}]}", line: 1, column: 80,
                     containing: "no source 'nope'")
     }
 
