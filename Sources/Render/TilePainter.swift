@@ -303,7 +303,7 @@ struct TilePainter {
             let bl = (bx * bx + by * by).squareRoot()
             if bl < 1e-6 { bx = n0.0; by = n0.1 } else { bx /= bl; by /= bl }
             let cosHalf = max(bx * n0.0 + by * n0.1, 0.25)
-            let x = pts[k].0 - bx * offset / cosHalf, y = pts[k].1 - by * offset / cosHalf
+            let x = pts[k].0 + bx * offset / cosHalf, y = pts[k].1 + by * offset / cosHalf
             if k == 0 { cairo_move_to(cr, x, y) } else { cairo_line_to(cr, x, y) }
         }
         return true
