@@ -26,13 +26,13 @@ extension MapRendererTests {
         // The fixture puts land in each tile's west half: with east up, west is down, so a
         // column down the middle crosses land and water, a row does not change.
         let column = (0..<400).map { b.rgb(x: 150, y: $0) }
-        XCTAssertTrue(column.contains(MapStyle.land.hex) && column.contains(MapStyle.water.hex))
+        XCTAssertTrue(column.contains(Palette.land) && column.contains(Palette.water))
         XCTAssertEqual(Set((0..<300).map { b.rgb(x: $0, y: 10) }).count, 1)
     }
 
     /// At 37° (and others) every pixel of the view is map: with land on every tile's whole
     /// square, a water-coloured pixel is a missing corner or a seam between tiles (the
-    /// background is the water colour), moving and settled.
+    /// background is another colour), moving and settled.
     func testATurnedFrameHasNoSeamsAndNoEmptyCorners() throws {
         let allLand = VectorTile(layers: [Fixture.layer("land", [Fixture.rect(0, 0, 4096, 4096)])])
         let renderer = plainRenderer(FixtureSource(every: allLand))
@@ -44,7 +44,7 @@ extension MapRendererTests {
             for (name, image) in [("settled", settled.0), ("moving", moving)] {
                 var other = 0
                 for y in 0..<320 {
-                    for x in 0..<512 where image.rgb(x: x, y: y) != MapStyle.land.hex { other += 1 }
+                    for x in 0..<512 where image.rgb(x: x, y: y) != Palette.land { other += 1 }
                 }
                 XCTAssertEqual(other, 0, "bearing \(bearing), \(name): pixels that are not land")
             }
