@@ -11,7 +11,7 @@ import Wayland
 final class AppCore {
     let page: MeridianPage
     let overlay: TouchOverlay
-    private let mapData: MapData?
+    let mapData: MapData?
     private let synchronousTiles: Bool
     private(set) var renderer: PageRenderer
     private(set) var scale: Double

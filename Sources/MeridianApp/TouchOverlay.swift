@@ -65,6 +65,8 @@ public final class TouchOverlay {
             case .repeated: counts.keyRepeats += 1
             case .released: break
             }
+        case .keyboardFocus:
+            break
         case .touchpad:
             counts.touchpadEvents += 1
         }
