@@ -11,12 +11,16 @@ public struct Options: Equatable, Sendable {
     public var center: (latitude: Double, longitude: Double)?
     public var zoom: Double?
     public var data: [String] = []
+    /// `--style FILE`: a MapLibre style JSON drawn instead of the shipped styles.
+    public var style: String?
     public var showHitAreas = false
     public var showTouches = false
     public var fullscreen = false
     /// `--size` was given: the window asks for exactly that, whatever the screen.
     public var sizeGiven = false
     public var verbose = false
+    /// `--no-rotate`: the map always keeps north up.
+    public var noRotate = false
     public var action: Action = .run
 
     public enum Action: Equatable, Sendable { case run, help, version }
@@ -29,7 +33,8 @@ public struct Options: Equatable, Sendable {
             && a.center?.latitude == b.center?.latitude && a.center?.longitude == b.center?.longitude
             && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas && a.showTouches == b.showTouches
             && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action
-            && a.sizeGiven == b.sizeGiven
+            && a.sizeGiven == b.sizeGiven && a.style == b.style
+            && a.noRotate == b.noRotate
     }
 
     public static let version = "0.1.0"
@@ -46,6 +51,7 @@ public struct Options: Equatable, Sendable {
           --center LAT,LON     initial map centre
           --zoom Z             initial map zoom (Web Mercator, 256-px tiles)
           --data PATH          vector MBTiles to show; repeat to layer several (default: the shipped data)
+          --style FILE         MapLibre style JSON to draw with (default: the shipped style of each file's schema)
           --show-hit-areas     draw every tap target's enlarged hit area
           --show-touches       draw a marker under every finger and the pointer
           --fullscreen         live: ask for fullscreen, without decorations (kiosks, phone shells)
@@ -54,6 +60,7 @@ public struct Options: Equatable, Sendable {
           --state-out FILE     write the state dump (JSON): headless after the replay settles, live at exit
           --screenshot FILE    headless: write the final frame as PNG
           --verbose            print the protocol versions bound and other details on stderr
+          --no-rotate          keep north up: no two-finger, touchpad, Shift+arrow or right-drag rotation
 
         exit status: 0 success, 2 bad usage or bad input file, 1 runtime failure
         """
@@ -77,11 +84,13 @@ public struct Options: Equatable, Sendable {
             case "--show-hit-areas": o.showHitAreas = true
             case "--show-touches": o.showTouches = true
             case "--verbose", "-v": o.verbose = true
+            case "--no-rotate": o.noRotate = true
             case "--replay": o.replay = try value(arg)
             case "--record": o.record = try value(arg)
             case "--state-out": o.stateOut = try value(arg)
             case "--screenshot": o.screenshot = try value(arg)
             case "--data": o.data.append(try value(arg))
+            case "--style": o.style = try value(arg)
             case "--size":
                 let v = try value(arg)
                 let parts = v.split(separator: "x", omittingEmptySubsequences: false)
