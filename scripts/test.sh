@@ -19,4 +19,6 @@ unset WAYLAND_DISPLAY DISPLAY WAYLAND_SOCKET
 MERIDIAN_MAPLIBRE_PYTHON="$(scripts/maplibre-venv.sh)"
 export MERIDIAN_MAPLIBRE_PYTHON
 swift build
+# The latency bench once, as a smoke check: it prints figures and judges no timing.
+scripts/latency-smoke.sh
 swift test "$@"

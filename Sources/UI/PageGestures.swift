@@ -6,7 +6,8 @@ import Render
 
 /// What each recognizer of the page's gesture graph (PageGestureGraph.swift) does. The rules:
 /// - One finger anywhere scrolls the page, the map included (a cooperative map, with a hint);
-///   two fingers on the map pan and pinch it together; the mouse drags the map.
+///   two fingers on the map pan, pinch and (after a deliberate twist) rotate it together; the
+///   mouse drags the map.
 /// - The map's single tap waits for the double tap and the double-tap-and-drag to fail, so a
 ///   double tap never also reports a tap; the observer sees taps and never takes them.
 /// - Pins and buttons sit deeper than the map and the page, so a drag that starts on a pin
@@ -17,6 +18,8 @@ extension MeridianPage {
     func wireGestures() {
         graph.catches = { [unowned self] touch in caughtTouchIDs.contains(touch.kind == .mouse ? -1 : touch.id) }
         pageScroll.action = { [unowned self] pan in pageScrolled(pan) }
+        mapRotate.isEnabled = allowsRotation
+        mapRotate.action = { [unowned self] _ in mapMovedByFingers() }
         mapPan.action = { [unowned self] _ in mapMovedByFingers() }
         mapPinch.action = { [unowned self] _ in mapMovedByFingers() }
         mapMouseDrag.action = { [unowned self] drag in mapDragged(drag) }
@@ -44,13 +47,18 @@ extension MeridianPage {
         }
 
         for (pin, (drag, tap)) in zip(pinViews, zip(graph.pinDrags, graph.pinTaps)) { wirePin(pin, drag: drag, tap: tap) }
-        let targets = [zoomIn, zoomOut] + rowViews
+        let targets = [zoomIn, zoomOut, compass] + rowViews
         for (target, tap) in zip(targets, graph.targetTaps) {
             if target === zoomIn || target === zoomOut {
                 let delta = target === zoomIn ? 1.0 : -1.0
                 tap.action = { [unowned self, unowned target] tap in
                     guard tap.state == .recognized else { return }
                     activateZoomButton(target.name, delta: delta)
+                }
+            } else if target === compass {
+                tap.action = { [unowned self] tap in
+                    guard tap.state == .recognized else { return }
+                    activateCompass()
                 }
             } else if let i = rowViews.firstIndex(where: { $0 === target }) {
                 let place = places[i]
@@ -178,44 +186,86 @@ extension MeridianPage {
 
     /// Fingers on the map: zoom follows the pinch, and the world point that was under the
     /// fingers' centroid is kept under the centroid — whichever recognizer reports first, the
-    /// result is the same. When a finger lands or lifts, the anchor, the zoom and the pinch scale
-    /// are re-based on the fingers now down, so changing fingers never moves the map.
+    /// result is the same; the bearing follows the rotation's angle once it has begun. When a
+    /// finger lands or lifts, the anchor, the zoom, the pinch scale, the bearing and the
+    /// rotation are re-based on the fingers now down, so changing fingers never moves the map.
     private func mapMovedByFingers() {
         guard graph.isMapGroupActive else {
             if mapFingers != nil {
                 settleZoom(around: mapPinch.location(in: map))
-                if mapPan.state == .ended { startFling(velocity: mapPan.velocity(in: map)) }
+                // Flings once the frame is over, unless a finger stays on the map (it holds it).
+                if mapPan.state == .ended { pendingMapFling = mapPan.velocity(in: map) }
             }
             mapFingers = nil
             mapAnchor = nil
             return
         }
-        // The fingers: the pinch's (it takes them all) once it has two, else the pan's.
+        // The fingers: the pinch's once it has two (both take every finger; after a re-grip
+        // one of them may hold fewer), else the pan's.
         let lead: GestureRecognizer = mapPinch.numberOfTouches >= max(2, mapPan.numberOfTouches) ? mapPinch : mapPan
         let centroid = lead.location(in: map)
         var serials: UInt64 = 0
         for t in lead.touches { serials &+= t.serial }
         let count = lead.numberOfTouches
         if let f = mapFingers, f.count != count || f.serials != serials {
+            // Fingers landed or lifted: the fingers that stay moved the map this frame as
+            // they did before; then everything is re-based on the fingers down now.
+            followStayingFingers(of: lead)
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: centroid.x, y: centroid.y))
-            mapFingers = (count, serials, camera.zoom, mapPinch.scale)
+            mapFingers = (count, serials, camera.zoom, mapPinch.scale, camera.bearing, mapRotate.rotation)
         } else if mapFingers == nil {
             stopMapMotion()
             // From where these fingers were when they all were down, slop included.
             let sameFingers = mapPan.state.isActive && mapPan.numberOfTouches == count
             let start = sameFingers ? centroid - mapPan.translation(in: map) : centroid
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: start.x, y: start.y))
-            mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale)
+            // A rotation counts from its own begin (its threshold is not applied), like the pinch from 1.
+            mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale, camera.bearing, 0)
         }
+        rememberFingerPositions(of: lead)
         guard let f = mapFingers else { return }
         var c = camera
         if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite, f.scale > 0 {
             c.setZoom(f.zoom + log2(mapPinch.scale / f.scale), around: ScreenPoint(x: centroid.x, y: centroid.y))
         }
+        if mapRotate.state.isActive {
+            // A clockwise twist turns the map clockwise: the bearing decreases.
+            c.setBearing(f.bearing - (mapRotate.rotation - f.rotation), around: ScreenPoint(x: centroid.x, y: centroid.y))
+        }
         if let anchor = mapAnchor {
             let s = c.screenPoint(ofWorld: anchor)
             c.pan(by: ScreenPoint(x: centroid.x - s.x, y: centroid.y - s.y))
         }
+        setCamera(c)
+    }
+
+    /// The compass: north up again, turning about the map's centre.
+    func activateCompass() {
+        record("targetTap", [("id", .text(compass.name))])
+        animateBearing(to: 0)
+    }
+
+    private func rememberFingerPositions(of r: GestureRecognizer) {
+        mapFingerPositions.removeAll(keepingCapacity: true)
+        for t in r.touches { mapFingerPositions.append((t.serial, t.location)) }
+    }
+
+    /// Pans so that the place under the centroid of the fingers still down since the last
+    /// report is under their centroid now.
+    private func followStayingFingers(of r: GestureRecognizer) {
+        var before = Point.zero, after = Point.zero, n = 0.0
+        for t in r.touches {
+            guard let old = mapFingerPositions.first(where: { $0.serial == t.serial }) else { continue }
+            before = before + old.location
+            after = after + t.location
+            n += 1
+        }
+        guard n > 0 else { return }
+        let from = map.convert(fromWindow: before * (1 / n)), to = map.convert(fromWindow: after * (1 / n))
+        var c = camera
+        let place = c.worldPoint(at: ScreenPoint(x: from.x, y: from.y))
+        let s = c.screenPoint(ofWorld: place)
+        c.pan(by: ScreenPoint(x: to.x - s.x, y: to.y - s.y))
         setCamera(c)
     }
 
@@ -314,6 +364,25 @@ extension MeridianPage {
         cameraAnimation = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
                                           targetZoom: z, focus: p, targetCenter: nil)
         invalidateMap()
+    }
+
+    /// Turns the map to `bearing` about the view's centre, the short way round, animated.
+    func animateBearing(to bearing: Double) {
+        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
+        stopMapMotion()
+        var a = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.northUpAnimationDuration,
+                                targetZoom: camera.zoom, focus: centre, targetCenter: nil)
+        a.targetBearing = bearing
+        cameraAnimation = a
+        invalidateMap()
+    }
+
+    /// After a touch frame: the fling a map gesture ended with starts if no finger of the map's
+    /// group is left on the map (a finger kept for a re-grip holds the map still).
+    func startPendingMapFling() {
+        guard let v = pendingMapFling else { return }
+        pendingMapFling = nil
+        if !graph.mapGroup.contains(where: { $0.numberOfTouches > 0 }) { startFling(velocity: v) }
     }
 
     private func startFling(velocity: Point) {
