@@ -35,6 +35,13 @@ public struct MapRenderer: Sendable {
     public var showsAttribution = true
     private let overlays = OverlayCache()
     private let turned = RotationBuffer()
+    let turnedFrame = TurnedFrameCache()
+    /// How far (device px, each side) a cached turned frame reaches past the view, so a pan at
+    /// a fixed bearing and zoom can move that far before the frame is turned again.
+    public static let turnedFrameMargin = 64
+    /// Whether moving rotated frames reuse the kept turned frame (tests and the bench's A/B
+    /// turn every frame afresh to compare).
+    public var keepsTurnedFrames = true
     /// How many levels up to look for a stand-in tile.
     static let fallbackLevels = 8
 
@@ -105,8 +112,22 @@ public struct MapRenderer: Sendable {
     ///   compositing, which keeps a full frame around a millisecond.
     @discardableResult
     public func draw(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero, moving: Bool) -> FrameReport {
+        if moving, camera.bearing != 0, keepsTurnedFrames {
+            // Ask for the margin's tiles too: a turned frame is kept with its margin (see
+            // `drawTurnedFromCache`), and needs them all to be kept.
+            let big = marginCamera(camera)
+            return composite(camera, found: cache.request(tiles(for: big)), into: cr, at: origin, moving: moving, margin: big)
+        }
         let keys = tiles(for: camera)
         return composite(camera, found: cache.request(keys), into: cr, at: origin, moving: moving)
+    }
+
+    /// `camera` grown by `turnedFrameMargin` device px on every side.
+    private func marginCamera(_ camera: MapCamera) -> MapCamera {
+        var big = camera
+        let grow = 2 * Double(Self.turnedFrameMargin) / cache.scale
+        big.size = ViewSize(width: camera.size.width + grow, height: camera.size.height + grow)
+        return big
     }
 
     /// Draws every tile `camera` needs (on all cores), then composites the settled frame.
@@ -117,7 +138,7 @@ public struct MapRenderer: Sendable {
     }
 
     private func composite(_ camera: MapCamera, found: [TileKey: RasterImage],
-                           into cr: OpaquePointer, at origin: ScreenPoint, moving: Bool) -> FrameReport {
+                           into cr: OpaquePointer, at origin: ScreenPoint, moving: Bool, margin: MapCamera? = nil) -> FrameReport {
         let coverage = camera.visibleTiles(tileZoom: Self.tileZoom(for: camera))
         let size = camera.size
         cairo_save(cr)
@@ -131,6 +152,9 @@ public struct MapRenderer: Sendable {
         if camera.bearing == 0 {
             let comp = TileCompositor(cr: cr, scale: s, deviceOrigin: (dx, dy), moving: moving)
             exact = drawTiles(coverage, of: camera, found: found, with: comp)
+        } else if let margin, let fromCache = drawTurnedFromCache(coverage, of: camera, margin: margin, found: found,
+                                                                  into: cr, deviceOrigin: (dx, dy)) {
+            exact = fromCache
         } else {
             exact = drawTurned(coverage, of: camera, found: found, into: cr, deviceOrigin: (dx, dy), moving: moving)
         }
@@ -220,6 +244,63 @@ public struct MapRenderer: Sendable {
         return exact
     }
 
+    /// A moving frame at a bearing from the kept turned frame: while a pan keeps the bearing,
+    /// zoom and view size, the turned map only translates, so the frame turned once for the
+    /// view plus `turnedFrameMargin` (`margin`) is copied at a whole-pixel offset, a plain copy
+    /// like a north-up pan. The kept frame is turned again when the view has moved past its
+    /// margin, the bearing, zoom, size or tile size change, or any tile it shows is not the
+    /// same raster any more. Kept only when every tile of the margin is cached (no stand-ins),
+    /// so a tile landing cannot change it. Nil when it cannot be used (the caller turns this
+    /// frame alone); otherwise the number of exact tiles (all of them).
+    private func drawTurnedFromCache(_ coverage: [TileCoverage], of camera: MapCamera, margin: MapCamera, found: [TileKey: RasterImage],
+                                     into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double)) -> Int? {
+        let s = cache.scale
+        let pixelSize = tilePixelSize(for: camera)
+        let m = Double(Self.turnedFrameMargin)
+        let key = TurnedFrameKey(bearing: camera.bearing, zoom: camera.zoom, width: camera.size.width, height: camera.size.height,
+                                 pixelSize: pixelSize)
+        var kept = turnedFrame.take(key)
+        if let k = kept {
+            // Where the kept frame's centre appears now, relative to the view's centre.
+            let p = camera.screenPoint(ofWorld: k.center)
+            let offX = (p.x - camera.size.width / 2) * s, offY = (p.y - camera.size.height / 2) * s
+            // A tile it showed that is cached as another raster now: turn again.
+            let same = k.tiles.allSatisfy { tile, id in found[tile].map { ObjectIdentifier($0) == id } ?? true }
+            if !(abs(offX) <= m && abs(offY) <= m && same) { kept = nil }
+        }
+        if kept == nil {
+            // Kept only when complete: stand-ins in it would stay after their tiles land.
+            var used: [TileKey: ObjectIdentifier] = [:]
+            for tile in tiles(for: margin) {
+                guard let image = found[tile] else { return nil }
+                used[tile] = ObjectIdentifier(image)
+            }
+            let width = Int((camera.size.width * s).rounded(.up)) + 2 * Self.turnedFrameMargin
+            let height = Int((camera.size.height * s).rounded(.up)) + 2 * Self.turnedFrameMargin
+            guard let image = RasterImage(width: width, height: height, opaque: true, cleared: false),
+                  let fcr = cairo_create(image.surface) else { return nil }
+            cairo_rectangle(fcr, 0, 0, Double(width), Double(height))
+            cairo_clip(fcr)
+            // The margin view's centre on the kept frame's device pixels is the view's centre
+            // moved by the margin, so an offset of zero puts it back exactly over the view.
+            let bigCoverage = margin.visibleTiles(tileZoom: Self.tileZoom(for: margin))
+            _ = drawTurned(bigCoverage, of: margin, found: found, into: fcr, deviceOrigin: (0, 0), moving: true)
+            cairo_destroy(fcr)
+            cairo_surface_flush(image.surface)
+            kept = TurnedFrame(key: key, center: camera.center, tiles: used, image: image)
+            turnedFrame.countTurn()
+        }
+        guard let frame = kept else { return nil }
+        defer { turnedFrame.give(frame) }
+        let p = camera.screenPoint(ofWorld: frame.center)
+        let x = (deviceOrigin.x + p.x * s - camera.size.width * s / 2).rounded() - m
+        let y = (deviceOrigin.y + p.y * s - camera.size.height * s / 2).rounded() - m
+        cairo_set_source_surface(cr, frame.image.surface, x, y)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+        cairo_paint(cr)
+        return coverage.count(where: { found[TileKey(TileID(z: $0.zoom, x: $0.x, y: $0.y), pixelSize: pixelSize)] != nil })
+    }
+
     /// A missing tile's place filled from the nearest cached level: the same tile drawn for
     /// another zoom (before a settled fractional zoom's tiles arrive), else the closest
     /// ancestor, scaled up and clipped, then whichever of its four children are cached.
@@ -276,4 +357,46 @@ final class RotationBuffer: Sendable {
     }
 
     func give(_ buffer: RasterImage) { image.withLock { $0 = buffer } }
+}
+
+/// What a kept turned frame was drawn from: equal keys give the same turned map.
+struct TurnedFrameKey: Equatable {
+    var bearing: Double
+    var zoom: Double
+    var width: Double
+    var height: Double
+    var pixelSize: Int
+}
+
+/// A turned frame of the view plus the margin, centred on `center` (world units).
+struct TurnedFrame: @unchecked Sendable {
+    // Sendable: the image is drawn once, then only read on the UI thread.
+    var key: TurnedFrameKey
+    var center: WorldPoint
+    /// The rasters it was turned from.
+    var tiles: [TileKey: ObjectIdentifier]
+    var image: RasterImage
+}
+
+/// The one kept turned frame of moving rotated frames (see `MapRenderer.drawTurnedFromCache`).
+/// It holds its image only while the bearing is not 0; the north-up path never touches it.
+final class TurnedFrameCache: Sendable {
+    private let frame = Mutex<TurnedFrame?>(nil)
+    private let turnCount = Mutex(0)
+
+    /// How many times a kept frame was turned (for tests: a pan within the margin turns once).
+    var turns: Int { turnCount.withLock { $0 } }
+
+    func countTurn() { turnCount.withLock { $0 += 1 } }
+
+    /// The kept frame when it was drawn for `key` (the caller checks the offset); else nil,
+    /// and the old frame is dropped.
+    func take(_ key: TurnedFrameKey) -> TurnedFrame? {
+        frame.withLock { kept -> TurnedFrame? in
+            defer { kept = nil }
+            return kept?.key == key ? kept : nil
+        }
+    }
+
+    func give(_ kept: TurnedFrame) { frame.withLock { $0 = kept } }
 }

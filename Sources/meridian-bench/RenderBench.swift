@@ -81,12 +81,19 @@ enum RenderBench {
         Bench.progress("render: data \(paths.joined(separator: " + ")); \(views.count) views; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let withPeer = env["MERIDIAN_RENDER_PEER"] != "0" && MapnikPeer.ensureInstalled()
         let withWarm = env["MERIDIAN_RENDER_WARM"] != "0"
+        // MERIDIAN_RENDER_ROTATED_ONLY=1: only the 1920x1200 pan figures (north up and turned),
+        // one untimed cold frame per view instead of the cold figure.
+        let rotatedOnly = env["MERIDIAN_RENDER_ROTATED_ONLY"] == "1"
+        // MERIDIAN_RENDER_KEEP_TURNED=0: turn every rotated pan frame afresh (the path before the
+        // kept turned frame), for an A/B in one binary.
+        let keepTurned = env["MERIDIAN_RENDER_KEEP_TURNED"] != "0"
         // MERIDIAN_RENDER_MAPLIBRE=0 skips the MapLibre Native peer.
         let maplibre = env["MERIDIAN_RENDER_MAPLIBRE"] != "0" ? MapLibrePeer.python() : nil
         let styleFiles = ["data/styles/world.json", "data/styles/openmaptiles.json"]
 
         for size in sizes {
             let label = "\(size.width)x\(size.height)"
+            if rotatedOnly, label != rotatedSize { continue }
             // Mapnik draws this size's views right before Meridian does, so both see the same
             // machine load (other processes on a shared machine shift both by the same amount).
             let viewList = views.map { [$0.name, $0.latitude, $0.longitude, MapRenderer.crispZoom($0.zoom, scale: 1)] as [Any] }
@@ -95,8 +102,9 @@ enum RenderBench {
             let mlPeer = maplibre.map { MapLibrePeer.measure(python: $0, layers: zip(styleFiles, paths).map { [$0, $1] },
                                                               sizes: [[size.width, size.height]], views: viewList) } ?? [:]
             let rasterizer = TileRasterizer(sources: sources)
-            let renderer = MapRenderer(cache: TileCache(rasterizer: rasterizer, scale: 1, byteBudget: 64 << 20),
+            var renderer = MapRenderer(cache: TileCache(rasterizer: rasterizer, scale: 1, byteBudget: 64 << 20),
                                        attributions: attributions)
+            renderer.keepsTurnedFrames = keepTurned
             let style = rasterizer.style.name
             guard let target = RasterImage(width: size.width, height: size.height), let cr = cairo_create(target.surface) else {
                 Bench.progress("render: cannot allocate a \(label) frame")
@@ -112,7 +120,7 @@ enum RenderBench {
                                        zoom: MapRenderer.crispZoom(view.zoom, scale: 1),
                                        size: ViewSize(width: Double(size.width), height: Double(size.height)))
                 var runs: [Double] = []
-                for _ in 0..<coldRuns {
+                for _ in 0..<(rotatedOnly ? 1 : coldRuns) {
                     renderer.cache.removeAll()
                     let t0 = Bench.now()
                     renderer.drawSynchronously(camera, into: cr)
@@ -155,7 +163,7 @@ enum RenderBench {
                 let peerMedian = Bench.quantile(peerTimes, 0.5)
                 coldFields += [("peer", "mapnik-agg"), ("peer_median", peerMedian), ("ratio", peerMedian / Bench.quantile(cold, 0.5))]
             }
-            Bench.emit(coldFields)
+            if !rotatedOnly { Bench.emit(coldFields) }
             if mlTimes.count == views.count {
                 let mlMedian = Bench.quantile(mlTimes, 0.5)
                 Bench.emit([("suite", "render"), ("metric", "cold_frame_ms"), ("size", label), ("style", style),
@@ -174,7 +182,9 @@ enum RenderBench {
     /// larger view, then `panFrames` frames move the map a few pixels each way, as a finger does.
     static func panFrames(_ renderer: MapRenderer, _ camera: MapCamera, _ cr: OpaquePointer) -> (wall: Double, cpu: Double) {
         var margin = camera
-        margin.size = ViewSize(width: camera.size.width + 64, height: camera.size.height + 64)
+        // Past the renderer's kept turned frame's margin too (a turned pan keeps its margin's tiles).
+        let grow = Double(64 + 2 * MapRenderer.turnedFrameMargin)
+        margin.size = ViewSize(width: camera.size.width + grow, height: camera.size.height + grow)
         renderer.cache.renderNow(renderer.tiles(for: margin))
         var moving = camera
         var times: [Double] = [], cpu: [Double] = []
