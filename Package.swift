@@ -32,17 +32,20 @@ let package = Package(
         .target(name: "Gestures", dependencies: ["Input"]),
         .target(name: "Geo"),
         .target(name: "Tiles", dependencies: ["Geo", "CSQLite", "CZlib", "CBrotli", "CZstd"]),
-        .target(name: "Render", dependencies: ["Geo", "Tiles", "CCairo"]),
+        // The MapLibre style engine: pure Swift, no cairo; compiles a style per zoom into what
+        // Render draws and what the label placer places.
+        .target(name: "Style", dependencies: ["Tiles"]),
+        .target(name: "Render", dependencies: ["Geo", "Tiles", "Style", "CCairo"]),
         .target(name: "UI", dependencies: ["Gestures", "Geo", "Tiles", "Render", "Input", "CCairo"]),
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
         ]),
         .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Render", "UI", "Wayland", "CCairo"]),
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
-        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input"]),
+        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input", "UI"]),
 
         .testTarget(name: "InputTests", dependencies: ["Input"]),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input", "UI"]),  // UI: the page's gesture graph as it ships
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd"]),  // fixtures: SQLite, gzip, brotli, zstd
         .testTarget(name: "RenderTests", dependencies: ["Render", "Tiles", "Geo", "CCairo"]),

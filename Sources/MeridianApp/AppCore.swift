@@ -1,8 +1,10 @@
 import CCairo
+import Glibc
 import Geo
 import Gestures
 import Input
 import UI
+import Wayland
 
 /// The app both runners drive: the page, its renderer, and the touch overlay. Input in,
 /// timers advanced, frames drawn on request, the state dump out.
@@ -26,6 +28,15 @@ final class AppCore {
         renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
         if let title = mapData?.title { renderer.title = title }
         page.renderScale = scale
+        if options.verbose || AppCore.gestureTraceRequested {
+            page.gestures.trace = { line in printError("gestures: \(line)") }
+        }
+    }
+
+    /// `MERIDIAN_GESTURE_TRACE=1`: print the arena trace (who asked, waited, won, and why).
+    static var gestureTraceRequested: Bool {
+        guard let v = getenv("MERIDIAN_GESTURE_TRACE") else { return false }
+        return String(cString: v) == "1"
     }
 
     func handle(_ frame: InputFrame) {

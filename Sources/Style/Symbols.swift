@@ -1,0 +1,178 @@
+import Tiles
+
+// The seam between the style engine and the label placer.
+//
+// The style compiles a MapLibre `symbol` layer, per zoom, into `SymbolFeature` values: the
+// text already resolved from `text-field` (tokens and expressions evaluated, `text-transform`
+// applied), its look and its placement rules, and the feature's geometry in tile coordinates.
+// Tile workers extract them beside the raster tile; the label placer (Render) turns them
+// into world-anchored candidates for the whole screen, collides them and draws them as
+// screen-aligned text. Neither side needs to know how the other works.
+//
+// Units follow the MapLibre style specification unless noted: sizes and paddings in logical
+// px, `letterSpacing`, `maxWidth`, `lineHeight` and `offset` in ems (multiples of `size`),
+// angles in degrees.
+
+/// A colour with straight (not premultiplied) alpha, 0…1 per channel, sRGB.
+public struct StyleColor: Sendable, Equatable, Hashable {
+    public var r: Double, g: Double, b: Double, a: Double
+    public init(r: Double, g: Double, b: Double, a: Double = 1) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
+    public static let black = StyleColor(r: 0, g: 0, b: 0)
+    public static let white = StyleColor(r: 1, g: 1, b: 1)
+    public static let transparent = StyleColor(r: 0, g: 0, b: 0, a: 0)
+}
+
+/// `symbol-placement`.
+public enum SymbolPlacement: String, Sendable, Equatable {
+    case point
+    /// Along the line, repeated every `spacing` px.
+    case line
+    /// Once, at the middle of the line.
+    case lineCenter = "line-center"
+}
+
+/// `text-anchor`: which part of the text sits at the anchor point.
+public enum TextAnchor: String, Sendable, Equatable, CaseIterable {
+    case center, left, right, top, bottom
+    case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+}
+
+/// `text-justify` for multi-line text.
+public enum TextJustify: String, Sendable, Equatable { case auto, left, center, right }
+
+/// How a symbol's text looks and how it may be placed, evaluated for one feature at one zoom.
+public struct TextStyle: Sendable, Equatable {
+    /// fontconfig family names to try in order, from `text-font` (e.g. "Noto Sans Bold" maps
+    /// to family "Noto Sans" with `bold`); the placer falls back to "DejaVu Sans".
+    public var fontFamilies: [String] = ["DejaVu Sans"]
+    public var bold = false
+    public var italic = false
+    /// `text-size`, logical px.
+    public var size: Double = 16
+    /// `text-color` with `text-opacity` folded into its alpha.
+    public var color: StyleColor = .black
+    /// `text-halo-color`; a width of 0 means no halo.
+    public var haloColor: StyleColor = .transparent
+    public var haloWidth: Double = 0
+    public var haloBlur: Double = 0
+    public var letterSpacing: Double = 0
+    /// `text-max-width` in ems; point labels wrap at it (line labels never wrap).
+    public var maxWidth: Double = 10
+    public var lineHeight: Double = 1.2
+    public var anchor: TextAnchor = .center
+    public var justify: TextJustify = .center
+    /// `text-offset` in ems, x right, y down.
+    public var offset: (x: Double, y: Double) = (0, 0)
+    /// `text-rotate`, degrees clockwise.
+    public var rotate: Double = 0
+    /// `text-padding`, px added around the collision box.
+    public var padding: Double = 2
+    public var allowOverlap = false
+    /// `text-ignore-placement`: others may be placed over this one.
+    public var ignorePlacement = false
+    /// `text-optional`: with an icon, the text may be dropped and the icon kept.
+    public var optional = false
+    /// `text-max-angle`: the largest bend between neighbouring glyphs along a line.
+    public var maxAngle: Double = 45
+    /// `text-keep-upright`.
+    public var keepUpright = true
+
+    public init() {}
+
+    public static func == (a: TextStyle, b: TextStyle) -> Bool {
+        a.fontFamilies == b.fontFamilies && a.bold == b.bold && a.italic == b.italic && a.size == b.size
+            && a.color == b.color && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth
+            && a.haloBlur == b.haloBlur && a.letterSpacing == b.letterSpacing && a.maxWidth == b.maxWidth
+            && a.lineHeight == b.lineHeight && a.anchor == b.anchor && a.justify == b.justify
+            && a.offset.x == b.offset.x && a.offset.y == b.offset.y && a.rotate == b.rotate
+            && a.padding == b.padding && a.allowOverlap == b.allowOverlap && a.ignorePlacement == b.ignorePlacement
+            && a.optional == b.optional && a.maxAngle == b.maxAngle && a.keepUpright == b.keepUpright
+    }
+}
+
+/// An icon from the style's sprite (`icon-image`), when the style names a local sprite that
+/// has it; nil otherwise.
+public struct IconStyle: Sendable, Equatable {
+    public var image: String
+    /// `icon-size`, a factor of the sprite image's size.
+    public var size: Double = 1
+    public var anchor: TextAnchor = .center
+    /// `icon-offset`, px.
+    public var offset: (x: Double, y: Double) = (0, 0)
+    public var allowOverlap = false
+    public var optional = false
+    public init(image: String) { self.image = image }
+    public static func == (a: IconStyle, b: IconStyle) -> Bool {
+        a.image == b.image && a.size == b.size && a.anchor == b.anchor && a.offset.x == b.offset.x
+            && a.offset.y == b.offset.y && a.allowOverlap == b.allowOverlap && a.optional == b.optional
+    }
+}
+
+/// Where a symbol sits, in the tile coordinates of the tile it came from (0…extent, y down).
+public enum SymbolGeometry: Sendable, Equatable {
+    /// Point features (every point of a multipoint), and polygons labelled at a point inside
+    /// them (the style picks a representative point: a pole of inaccessibility or centroid).
+    case point(TilePoint)
+    /// Each part of a line feature; polygons placed along lines give their rings.
+    case line([TilePoint])
+}
+
+/// One symbol-layer feature ready for the placer: what to write, how, where, and how
+/// important it is.
+public struct SymbolFeature: Sendable, Equatable {
+    /// The style layer's `id` (the state dump's `map.labels[].layer`).
+    public var layerID: String
+    /// The layer's position in the style; later layers draw on top and, at equal sort key,
+    /// are placed after earlier ones (MapLibre places in layer order, then by sort key).
+    public var layerIndex: Int
+    /// Resolved text (`text-field` evaluated, `text-transform` applied); may be empty when the
+    /// symbol is an icon alone.
+    public var text: String
+    public var textStyle: TextStyle
+    public var icon: IconStyle?
+    public var placement: SymbolPlacement
+    /// `symbol-spacing`, px between repeats along a line.
+    public var spacing: Double
+    /// `symbol-sort-key`: lower is placed first (more important); nil sorts after all keys
+    /// of the layer, in feature order.
+    public var sortKey: Double?
+    /// The feature's index within its layer in the tile, the last tie-breaker, so placement
+    /// never depends on hash order.
+    public var featureIndex: Int
+    /// The feature's id when the tile has one (a label that spans tiles has the same id in
+    /// each, which lets the placer keep it once).
+    public var featureID: UInt64?
+    public var geometry: SymbolGeometry
+    /// The tile's extent the geometry is measured in.
+    public var extent: UInt32
+
+    public init(layerID: String, layerIndex: Int, text: String, textStyle: TextStyle, icon: IconStyle? = nil,
+                placement: SymbolPlacement, spacing: Double = 250, sortKey: Double? = nil, featureIndex: Int,
+                featureID: UInt64? = nil, geometry: SymbolGeometry, extent: UInt32) {
+        self.layerID = layerID
+        self.layerIndex = layerIndex
+        self.text = text
+        self.textStyle = textStyle
+        self.icon = icon
+        self.placement = placement
+        self.spacing = spacing
+        self.sortKey = sortKey
+        self.featureIndex = featureIndex
+        self.featureID = featureID
+        self.geometry = geometry
+        self.extent = extent
+    }
+}
+
+/// What hands the placer its symbols: the compiled style. The placer calls it for each
+/// decoded tile (on a tile worker thread) at the zoom that tile is drawn at, in Meridian's
+/// zoom (256-px tiles; the style's own zoom is one less, see the style module's docs).
+public protocol SymbolSource: Sendable {
+    /// The symbols of `tile`'s symbol layers at `zoom`, in the style's layer order.
+    func symbols(in tile: VectorTile, zoom: Double) -> [SymbolFeature]
+}
