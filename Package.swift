@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd"]),  // fixtures: SQLite, gzip, brotli, zstd
         .testTarget(name: "RenderTests", dependencies: ["Render", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
-        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Input", "Geo", "Render", "CCairo"]),
+        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Tiles", "Input", "Geo", "Render", "CCairo"]),
         // Start a real compositor (tests/compositor) and run the real meridian binary under it.
         .testTarget(name: "EndToEndTests", dependencies: ["CCairo"]),
     ]
