@@ -116,6 +116,29 @@ public final class PMTilesSource: TileFile {
         throw TileError(file: path, tile: id, kind: .damagedArchive("leaf directories nest deeper than \(PMTiles.maxDirectoryDepth) levels"))
     }
 
+    /// The address of every tile the archive holds (runs expanded), in tile-id order. Walks
+    /// every leaf directory: for tools and benchmarks, never on the map's path.
+    public func storedTileIDs() throws(TileError) -> [TileID] {
+        var ids: [TileID] = []
+        func walk(_ entries: [PMTiles.Entry], depth: Int) throws(TileError) {
+            for entry in entries {
+                if entry.runLength == 0 {
+                    guard depth < PMTiles.maxDirectoryDepth else {
+                        throw TileError(file: path, kind: .damagedArchive("leaf directories nest deeper than \(PMTiles.maxDirectoryDepth) levels"))
+                    }
+                    let anchor = PMTiles.tile(entry.tileID) ?? TileID(z: 0, x: 0, y: 0)
+                    try walk(try leaf(entry, tile: anchor), depth: depth + 1)
+                    continue
+                }
+                for i in 0..<UInt64(entry.runLength) {
+                    if let id = PMTiles.tile(entry.tileID + i), id.z >= header.minZoom, id.z <= header.maxZoom { ids.append(id) }
+                }
+            }
+        }
+        try walk(root, depth: 0)
+        return ids
+    }
+
     /// The leaf directory `entry` points to, from the cache or the file.
     private func leaf(_ entry: PMTiles.Entry, tile: TileID) throws(TileError) -> [PMTiles.Entry] {
         if let hit = leaves.withLock({ $0.directory(at: entry.offset) }) { return hit }

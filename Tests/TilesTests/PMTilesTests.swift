@@ -50,6 +50,7 @@ import Testing
         let expected = try Self.decodedTiles(mbtiles)
         #expect(expected.count == 19)
         for (id, tile) in expected { #expect(try file.tile(id) == tile, "\(id)") }
+        #expect(Set(try file.storedTileIDs()) == Set(expected.map(\.0)))
         // And where the MBTiles file has nothing, neither has the archive.
         #expect(try file.tile(TileID(z: 14, x: 0, y: 0)) == nil)
         #expect(try file.tile(TileID(z: 5, x: 3, y: 3)) == nil)
@@ -114,6 +115,7 @@ import Testing
             #expect(tile?.layers.first?.features.first?.properties["tile"] == .string(id.description), "\(id)")
         }
         #expect(try file.tile(TileID(z: 6, x: 1, y: 1)) != nil)   // overzoomed from z5
+        #expect(Set(try file.storedTileIDs()) == Set(tiles.map(\.0)))
     }
 
     @Test func runsAndDeduplicatedTilesShareTheirBytes() throws {
