@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
         ]),
-        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Render", "UI", "Wayland", "CCairo"]),
+        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Style", "Render", "UI", "Wayland", "CCairo"]),
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
         .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input", "UI"]),
 
@@ -48,9 +48,10 @@ let package = Package(
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input", "UI"]),  // UI: the page's gesture graph as it ships
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd"]),  // fixtures: SQLite, gzip, brotli, zstd
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Tiles", "Geo", "CCairo"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Style", "Tiles", "Geo", "CCairo"]),
+        .testTarget(name: "StyleTests", dependencies: ["Style", "Tiles"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
-        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Tiles", "Input", "Geo", "Render", "CCairo"]),
+        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Tiles", "Input", "Geo", "Render", "CCairo", "UI", "Gestures"]),
         // Start a real compositor (tests/compositor) and run the real meridian binary under it.
         .testTarget(name: "EndToEndTests", dependencies: ["CCairo"]),
     ]

@@ -45,6 +45,10 @@ enum StateDump {
                 ("errors", .array(core.tileFailures.map { f in
                     .object([("source", .string(f.source)), ("tile", .string(f.tile.description)), ("message", .string(f.message))])
                 })),
+                ("style", core.mapData.map { d in
+                    .object([(d.style.schema == nil ? "path" : "name", .string(d.style.name)),
+                             ("schema", d.style.schema.map { .string($0) } ?? .null)])
+                } ?? .null),
             ])),
             ("pins", .array(pins)),
             ("targets", .array(targets)),

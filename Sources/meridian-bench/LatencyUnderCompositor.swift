@@ -12,11 +12,24 @@ import Glibc
 enum LatencyUnderCompositor {
     static func run(mapFrame: (x: Double, y: Double, width: Double, height: Double)) {
         for hz in refreshRates {
-            do {
-                try measure(mapFrame: mapFrame, refreshHz: hz)
-            } catch {
-                Bench.progress("latency compositor \(hz) Hz: not run: \(error)")
+            for pacing in pacings {
+                do {
+                    try measure(mapFrame: mapFrame, refreshHz: hz, pacing: pacing)
+                } catch {
+                    Bench.progress("latency compositor \(hz) Hz, \(pacing) pacing: not run: \(error)")
+                }
             }
+        }
+    }
+
+    /// How the client paces frames: `presentation` (FramePacer, the default) or `callbacks`
+    /// (frame callbacks only, as before presentation feedback). `MERIDIAN_LATENCY_PACING=both`
+    /// runs each, one after the other, for a side-by-side comparison.
+    static var pacings: [String] {
+        switch ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_PACING"] {
+        case "both": return ["presentation", "callbacks"]
+        case "callbacks": return ["callbacks"]
+        default: return ["presentation"]
         }
     }
 
@@ -27,8 +40,12 @@ enum LatencyUnderCompositor {
         return rates.isEmpty ? [60, 120] : rates
     }
 
-    /// Each gesture pair (there and back) is played this many times: about 240 frames a metric.
-    static let rounds = 2
+    /// Each gesture pair (there and back) is played this many times: the first round over cold
+    /// tiles, the rest warm. `MERIDIAN_LATENCY_ROUNDS` overrides (1…10; the CI smoke run uses 2).
+    static var rounds: Int {
+        let v = ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_ROUNDS"].flatMap { Int($0) } ?? 3
+        return min(max(v, 1), 10)
+    }
 
     /// One gesture's injection: which metric, and the monotonic ms between which its frames arrived.
     struct Window {
@@ -49,7 +66,8 @@ enum LatencyUnderCompositor {
     /// kiosk's real fullscreen output.
     static let arguments = ["--size", LatencyBench.size]
 
-    static func measure(mapFrame: (x: Double, y: Double, width: Double, height: Double), refreshHz: Int) throws(BenchUnavailable) {
+    static func measure(mapFrame: (x: Double, y: Double, width: Double, height: Double), refreshHz: Int,
+                        pacing: String) throws(BenchUnavailable) {
         let root = packageRoot()
         let meridian = try meridianBinary(root: root)
         let compositorBinary = try testCompositor(root: root)
@@ -67,6 +85,7 @@ enum LatencyUnderCompositor {
         client.arguments = arguments
         var env = session.clientEnvironment()
         env["MERIDIAN_LATENCY_LOG"] = logPath
+        env["MERIDIAN_FRAME_PACING"] = pacing
         if access(root + "/data/world.mbtiles", R_OK) == 0 { env["MERIDIAN_DATA_DIR"] = root + "/data" }
         client.environment = env
         let out = FileHandle(forWritingAtPath: clientLog)
@@ -118,20 +137,20 @@ enum LatencyUnderCompositor {
             throw BenchUnavailable("meridian wrote no latency log (\(logPath)); its output: "
                 + ((try? String(contentsOfFile: clientLog, encoding: .utf8)) ?? ""))
         }
-        report(LatencyLog.parse(text), windows: windows, binary: meridian, refreshHz: refreshHz)
+        report(LatencyLog.parse(text), windows: windows, binary: meridian, refreshHz: refreshHz, pacing: pacing)
     }
 
     /// Pans and pinches first in each round (the ground they uncover is what makes tiles cold).
     static func kindOrder(_ kind: String) -> Int { ["pan": 0, "pinch": 1, "scroll": 2, "fling": 3][kind] ?? 4 }
 
-    static func report(_ entries: [LatencyLog.Entry], windows: [Window], binary: String, refreshHz: Int) {
+    static func report(_ entries: [LatencyLog.Entry], windows: [Window], binary: String, refreshHz: Int, pacing: String) {
         if entries.isEmpty {
             Bench.progress("latency compositor: the latency log is empty — is \(binary) older than the probe? "
                 + "(swift build -c release --product meridian)")
         }
         let period = 1000 / Double(refreshHz)
         let base: [(String, Any)] = [("suite", "latency"), ("size", LatencyBench.size), ("mode", "compositor"),
-                                            ("refresh_hz", refreshHz)]
+                                            ("refresh_hz", refreshHz), ("pacing", pacing)]
         func stats(_ v: [Double]) -> [(String, Any)] {
             [("median", Bench.quantile(v, 0.5)), ("p90", Bench.quantile(v, 0.9)), ("p99", Bench.quantile(v, 0.99)), ("runs", v.count)]
         }
@@ -170,7 +189,7 @@ enum LatencyUnderCompositor {
                 }
                 let frames = Set(mine.map(\.commit)).count
                 let allCommits = gestureWindows.reduce(0) { $0 + $1.commits }
-                Bench.progress("latency compositor \(refreshHz) Hz: \(kind) (\(tiles)): \(mine.count) touch frames shown by \(frames) commits, "
+                Bench.progress("latency compositor \(refreshHz) Hz, \(pacing): \(kind) (\(tiles)): \(mine.count) touch frames shown by \(frames) commits, "
                     + "\(allCommits) commits in all while injecting, \(mine.count - presented.count) with no presentation time; "
                     + "input→present median \(Bench.format(Bench.quantile(presented, 0.5))) ms, p99 \(Bench.format(Bench.quantile(presented, 0.99))) ms, "
                     + "missed \(missed) of \(observed) refreshes")
