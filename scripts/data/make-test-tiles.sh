@@ -6,6 +6,9 @@
 #   data/test/helsinki-shortbread.pmtiles   that file through pmtiles-convert
 #
 #   scripts/data/make-test-tiles.sh SHORTBREAD_TILEMAKER_CHECKOUT
+#   scripts/data/make-test-tiles.sh --check   (the test command: redo both pmtiles-convert
+#       conversions into a temporary folder and compare them byte for byte with data/test/;
+#       needs only PyPI, about 15 s)
 #
 # SHORTBREAD_TILEMAKER_CHECKOUT: a checkout of github.com/shortbread-tiles/shortbread-tilemaker
 # (used at commit a92a462: its config.json and process.lua are read, never copied into the
@@ -15,10 +18,15 @@ set -euo pipefail
 export LC_ALL=C.UTF-8 TZ=UTC
 cd "$(dirname "$0")/../.."
 root=$PWD
-shortbread=$(realpath "${1:?usage: $0 SHORTBREAD_TILEMAKER_CHECKOUT}")
 work=$root/.build/test-tiles
 out=$root/data/test
 helpers=$root/scripts/data
+check=no
+if [ "${1:-}" = --check ]; then
+    check=yes
+else
+    shortbread=$(realpath "${1:?usage: $0 SHORTBREAD_TILEMAKER_CHECKOUT | --check}")
+fi
 mkdir -p "$work" "$out"
 
 [ -x "$work/venv/bin/pmtiles-convert" ] || {
@@ -26,6 +34,19 @@ mkdir -p "$work" "$out"
     "$work/venv/bin/pip" install --quiet pmtiles==3.8.1
 }
 convert() { rm -f "$2"; "$work/venv/bin/pmtiles-convert" "$1" "$2" 2>&1 | grep -v '^Notice' >&2 || true; }
+
+if [ $check = yes ]; then
+    tmp=$(mktemp -d /tmp/meridian-test-tiles.XXXXXX)
+    trap 'rm -rf "$tmp"' EXIT
+    convert "$root/data/helsinki.mbtiles" "$tmp/helsinki.pmtiles"
+    convert "$out/helsinki-shortbread.mbtiles" "$tmp/helsinki-shortbread.pmtiles"
+    status=0
+    for f in helsinki.pmtiles helsinki-shortbread.pmtiles; do
+        if cmp -s "$tmp/$f" "$out/$f"; then echo "make-test-tiles: pmtiles-convert remakes data/test/$f byte for byte"
+        else echo "make-test-tiles: DIFFERS: data/test/$f from pmtiles-convert 3.8.1" >&2; status=1; fi
+    done
+    exit $status
+fi
 
 # 1. The reference conversion of the shipped file.
 convert "$root/data/helsinki.mbtiles" "$out/helsinki.pmtiles"
