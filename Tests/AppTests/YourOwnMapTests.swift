@@ -40,6 +40,16 @@ import Tiles
         #expect(shipped.title == nil)
     }
 
+    @Test func anMBTilesFileWithoutItsIndexIsNoticedAndStillDraws() throws {
+        let path = Self.dataDirectory + "/test/no-index.mbtiles"
+        let data = try MapData.open([path])
+        #expect(data.notices.count == 1)
+        #expect(data.notices.first?.hasPrefix(path + ": the tiles table has no index") == true)
+        #expect(data.notices.first?.contains("slow") == true)
+        #expect(try MapData.open([Self.pmtiles]).notices.isEmpty)
+        #expect(try Replay.initial(["--data", path, "--verbose"]).zoom.isFinite)
+    }
+
     @Test func withoutACentreTheMapOpensOnTheMiddleOfTheBounds() {
         var m = MBTilesMetadata(name: nil, format: "pbf", minZoom: 0, maxZoom: 14,
                                 bounds: .init(west: 10, south: 50, east: 12, north: 52), attribution: nil, values: [:])

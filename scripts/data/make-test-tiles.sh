@@ -4,6 +4,7 @@
 #   data/test/helsinki-shortbread.mbtiles   the shipped Helsinki OSM extract through Debian's
 #                                           tilemaker 2.2 with the Shortbread config
 #   data/test/helsinki-shortbread.pmtiles   that file through pmtiles-convert
+#   data/test/no-index.mbtiles              the fuzz seed (Helsinki z0-7) without its tiles index
 #
 #   scripts/data/make-test-tiles.sh SHORTBREAD_TILEMAKER_CHECKOUT
 #   scripts/data/make-test-tiles.sh --check   (the test command: redo both pmtiles-convert
@@ -76,5 +77,10 @@ rm -f "$work/shortbread.mbtiles"
 rm -f "$out/helsinki-shortbread.mbtiles"
 sqlite3 "$work/shortbread.mbtiles" "VACUUM INTO '$out/helsinki-shortbread.mbtiles'"
 convert "$out/helsinki-shortbread.mbtiles" "$out/helsinki-shortbread.pmtiles"
+
+# 4. An MBTiles file without the unique tiles index (lookups scan the table).
+rm -f "$out/no-index.mbtiles"
+cp "$root/Fuzz/seeds/mbtiles/helsinki-z0-7.mbtiles" "$out/no-index.mbtiles"
+sqlite3 "$out/no-index.mbtiles" "DROP INDEX tile_index; UPDATE metadata SET value='Helsinki z0-7, no tiles index' WHERE name='name'; VACUUM;"
 
 (cd "$out" && sha256sum helsinki.pmtiles helsinki-shortbread.mbtiles helsinki-shortbread.pmtiles && ls -l) >&2
