@@ -87,6 +87,8 @@ enum RenderBench {
         // MERIDIAN_RENDER_KEEP_TURNED=0: turn every rotated pan frame afresh (the path before the
         // kept turned frame), for an A/B in one binary.
         let keepTurned = env["MERIDIAN_RENDER_KEEP_TURNED"] != "0"
+        // MERIDIAN_RENDER_PAN_STEP=10: pan frames move 10 px (and half that down) instead of 3.
+        let panStep = env["MERIDIAN_RENDER_PAN_STEP"].flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 3
         // MERIDIAN_RENDER_MAPLIBRE=0 skips the MapLibre Native peer.
         let maplibre = env["MERIDIAN_RENDER_MAPLIBRE"] != "0" ? MapLibrePeer.python() : nil
         let styleFiles = ["data/styles/world.json", "data/styles/openmaptiles.json"]
@@ -130,14 +132,14 @@ enum RenderBench {
                 // ever add time, and the 2-core parallel draw feels them more than Mapnik does.
                 cold.append(runs.min() ?? .nan)
                 if withWarm {
-                    let (wall, cpu) = panFrames(renderer, camera, cr)
+                    let (wall, cpu) = panFrames(renderer, camera, cr, step: panStep)
                     warm.append(wall)
                     warmCPU.append(cpu)
                 }
                 if withWarm, label == rotatedSize {
                     var turned = camera
                     turned.bearing = rotatedBearing
-                    let (wall, cpu) = panFrames(renderer, turned, cr)
+                    let (wall, cpu) = panFrames(renderer, turned, cr, step: panStep)
                     rotatedWarm.append(wall)
                     rotatedCPU.append(cpu)
                 }
@@ -180,16 +182,16 @@ enum RenderBench {
     /// The median time of a pan, wall clock and this thread's CPU time (on a shared machine
     /// the CPU time is the steadier figure): the first frame fills the cache for a slightly
     /// larger view, then `panFrames` frames move the map a few pixels each way, as a finger does.
-    static func panFrames(_ renderer: MapRenderer, _ camera: MapCamera, _ cr: OpaquePointer) -> (wall: Double, cpu: Double) {
+    static func panFrames(_ renderer: MapRenderer, _ camera: MapCamera, _ cr: OpaquePointer, step size: Double = 3) -> (wall: Double, cpu: Double) {
         var margin = camera
         // Past the renderer's kept turned frame's margin too (a turned pan keeps its margin's tiles).
-        let grow = Double(64 + 2 * MapRenderer.turnedFrameMargin)
+        let grow = Double(64 + 2 * MapRenderer.turnedFrameMargin) + 10 * max(size - 3, 0)
         margin.size = ViewSize(width: camera.size.width + grow, height: camera.size.height + grow)
         renderer.cache.renderNow(renderer.tiles(for: margin))
         var moving = camera
         var times: [Double] = [], cpu: [Double] = []
         for i in 0..<panFrames {
-            let step = i % 10 < 5 ? 3.0 : -3.0
+            let step = i % 10 < 5 ? size : -size
             moving.pan(by: ScreenPoint(x: step, y: step / 2))
             let t0 = Bench.now(), c0 = Bench.threadCPUTime()
             renderer.draw(moving, into: cr, moving: true)
