@@ -2,7 +2,8 @@ import CCairo
 import Tiles
 
 /// Paints the layers of one raster tile in map order: ground, water, land use, buildings,
-/// roads, borders, coastlines, then labels.
+/// roads, borders, coastlines (labels are not
+/// part of a tile: `LabelLayer` draws them over the screen).
 ///
 /// Polygons are only filled, never outlined: tiles clip polygons at their buffer, and an
 /// outline would draw those cut edges as seams. Borders and coastlines come from their own
@@ -58,9 +59,7 @@ struct TilePainter {
 
         stroke(tiles, layer: "boundaries", MapStyle.border, width: MapStyle.borderWidth.value(at: zoom))
         stroke(tiles, layer: "coastline", MapStyle.coastline, width: MapStyle.coastlineWidth.value(at: zoom))
-
-        var labels = TileLabels(cr: cr, zoom: zoom, scale: scale, pixelSize: pixelSize)
-        labels.draw(tiles)
+        // No labels: the screen-wide placer draws them over the composited tiles.
     }
 
     // MARK: layers

@@ -1,4 +1,5 @@
 import CCairo
+import Style
 import Synchronization
 import Tiles
 #if canImport(Glibc)
@@ -10,6 +11,8 @@ import Glibc
 public struct RenderedTile: Sendable {
     public var image: RasterImage
     public var errors: [String]
+    /// The tile's label candidates (extracted beside the pixels, cached with them).
+    var labels: TileLabelSet = .empty
 }
 
 /// Draws vector tiles into opaque raster tiles with cairo, styled by `MapStyle`.
@@ -46,7 +49,14 @@ public struct TileRasterizer: Sendable {
     /// reference the tests compare the filler with.
     var fillsWithCairo = false
 
-    public init(sources: [any VectorTileSource]) { self.sources = sources }
+    /// Where the labels come from: the style's symbol layers. The tiles' pixels never hold
+    /// text; the screen-wide placer (`LabelLayer`) draws it. Nil: no labels.
+    public var symbols: (any SymbolSource)?
+
+    public init(sources: [any VectorTileSource], symbols: (any SymbolSource)? = DataSymbols()) {
+        self.sources = sources
+        self.symbols = symbols
+    }
 
     /// The side of a raster tile in device pixels at a buffer scale (256 logical px per tile).
     public static func pixelSize(scale: Double) -> Int { max(1, Int((256 * scale).rounded())) }
@@ -76,16 +86,19 @@ public struct TileRasterizer: Sendable {
                 errors.append("\(source.name): tile \(tile): \(error)")
             }
         }
+        let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
+        let labels = symbols.map {
+            TileLabelSet(LabelExtraction.candidates(layers, tile: tile, pixelSize: Double(size), scale: scale, zoom: zoom, source: $0))
+        } ?? .empty
         // Open sea (or past the edge of every source): one shared image of the background
         // colour serves every such tile, drawn once, kept once.
         if layers.allSatisfy({ $0.tile.layers.allSatisfy { $0.features.isEmpty } }) {
-            return blank(size: size).map { RenderedTile(image: $0, errors: errors) }
+            return blank(size: size).map { RenderedTile(image: $0, errors: errors, labels: labels) }
         }
         // Not cleared: the painter's first step paints the background over every pixel.
         guard let image = RasterImage(width: size, height: size, pool: pool, cleared: false),
               let cr = cairo_create(image.surface) else { return nil }
         defer { cairo_destroy(cr) }
-        let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
         if fillsWithCairo {
             var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size), filler: nil)
             painter.paint(layers)
@@ -95,7 +108,7 @@ public struct TileRasterizer: Sendable {
                 painter.paint(layers)
             }
         }
-        return RenderedTile(image: image, errors: errors)
+        return RenderedTile(image: image, errors: errors, labels: labels)
     }
 
     /// The source's data for `tile`. Past the source's deepest level the ancestor there is

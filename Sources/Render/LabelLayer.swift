@@ -1,0 +1,190 @@
+import CCairo
+import Foundation
+import Geo
+import Style
+import Synchronization
+
+/// A label on screen, as the state dump reports it (contracts.md §3.1 `map.labels`): view
+/// coordinates (logical px from the map view's top-left corner).
+public struct MapLabel: Sendable, Equatable {
+    public struct Glyph: Sendable, Equatable {
+        /// The glyph's centre on its line, and its direction in degrees clockwise.
+        public var x: Double
+        public var y: Double
+        public var angle: Double
+    }
+    public var text: String
+    public var layer: String
+    public var anchor: ScreenPoint
+    /// Degrees, 0 = horizontal; for text along a line the mean glyph angle.
+    public var angle: Double
+    /// Axis-aligned around the drawn text (without halo or padding).
+    public var box: (x: Double, y: Double, width: Double, height: Double)
+    /// What the label keeps others out of (its padding included): the box for a point label,
+    /// a square per glyph for text along a line.
+    public var collisionBoxes: [(x: Double, y: Double, width: Double, height: Double)]
+    /// Text along a line: each glyph's centre and direction; empty for point labels.
+    public var glyphs: [Glyph]
+
+    public static func == (a: MapLabel, b: MapLabel) -> Bool {
+        a.text == b.text && a.layer == b.layer && a.anchor == b.anchor && a.angle == b.angle
+            && a.box == b.box && a.glyphs == b.glyphs && a.collisionBoxes.count == b.collisionBoxes.count
+            && zip(a.collisionBoxes, b.collisionBoxes).allSatisfy { $0 == $1 }
+    }
+}
+
+/// The screen's labels between frames: the current placement, when to redo it, and each
+/// label's glyphs drawn once into a small image.
+///
+/// The stability rule: a placement is kept (and only moved with the map) while the camera
+/// pans with the same tiles on screen; it is redone when the view settles, when tiles with
+/// new candidates land, or when the zoom changed and has settled (not during a pinch: the
+/// labels then keep their size and follow their anchors). A redo places the labels shown
+/// before first, so nothing shown gives way to a newcomer.
+final class LabelLayer: Sendable {
+    private struct State {
+        var placed: [PlacedLabel] = []
+        var zoom = Double.nan
+        var center = WorldPoint(x: .nan, y: .nan)
+        var size = ViewSize(width: 0, height: 0)
+        var signature: [ObjectIdentifier] = []
+        /// Each label's glyphs and halo, by identity (and zoom for text along a line).
+        var images: [Int: LabelImage] = [:]
+        var scale = 1.0
+        /// How long the last placement took (ms), for the bench.
+        var lastPlacementMs = 0.0
+    }
+    private let state = Mutex(State())
+    static let imageCapacity = 4096
+
+    struct LabelImage: @unchecked Sendable {
+        // Sendable: drawn once under the layer's lock, then only read as a source pattern.
+        let image: RasterImage
+        /// The image's top-left from the anchor, in whole device px.
+        let dx: Double
+        let dy: Double
+    }
+
+    /// Decides whether to place again and does so; returns whether it placed.
+    @discardableResult
+    func update(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool) -> Bool {
+        let signature = sets.map { ObjectIdentifier($0.0) }
+        let needs: Bool = state.withLock { s in
+            if s.zoom.isNaN || s.size != camera.size { return true }
+            if s.zoom != camera.zoom {
+                // Mid-pinch, or the new zoom's tiles are still on their way: hold what is shown.
+                return !moving && (complete || s.placed.isEmpty)
+            }
+            if signature != s.signature { return true }
+            return !moving && s.center != camera.center
+        }
+        guard needs else { return false }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var candidates: [LabelCandidate] = []
+        candidates.reserveCapacity(sets.reduce(0) { $0 + $1.0.candidates.count })
+        for (set, dx) in sets {
+            if dx == 0 { candidates += set.candidates } else { candidates += set.candidates.map { $0.shifted(byWorldX: dx) } }
+        }
+        let previous = state.withLock { Set($0.placed.map(\.identity)) }
+        var placer = LabelPlacer(camera: camera)
+        let placed = placer.place(candidates, previous: previous)
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        state.withLock { s in
+            s.placed = placed
+            s.zoom = camera.zoom
+            s.center = camera.center
+            s.size = camera.size
+            s.signature = signature
+            s.lastPlacementMs = ms
+        }
+        return true
+    }
+
+    var lastPlacementMs: Double { state.withLock { $0.lastPlacementMs } }
+
+    func reset() { state.withLock { $0 = State() } }
+
+    /// The labels shown now, in view coordinates for `camera`.
+    func labels(for camera: MapCamera) -> [MapLabel] {
+        state.withLock { s in
+            s.placed.map { l in
+                let a = camera.screenPoint(ofWorld: l.anchor)
+                func rect(_ b: LabelBox) -> (x: Double, y: Double, width: Double, height: Double) {
+                    (a.x + b.minX, a.y + b.minY, b.maxX - b.minX, b.maxY - b.minY)
+                }
+                let glyphs: [MapLabel.Glyph] = l.isLine ? zip(l.glyphs, l.collision).map { g, c in
+                    MapLabel.Glyph(x: a.x + (c.minX + c.maxX) / 2, y: a.y + (c.minY + c.maxY) / 2, angle: g.angle * 180 / Double.pi)
+                } : []
+                return MapLabel(text: l.text, layer: l.layerID, anchor: a, angle: l.angle, box: rect(l.box),
+                                collisionBoxes: l.collision.map(rect), glyphs: glyphs)
+            }
+        }
+    }
+
+    /// Draws every placed label at its anchor for `camera`. `cr` is in device px with the
+    /// view's top-left at `deviceOrigin`, `scale` device px per logical px.
+    func draw(_ camera: MapCamera, into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double), scale: Double) {
+        state.withLock { s in
+            if s.scale != scale {
+                s.images.removeAll()
+                s.scale = scale
+            }
+            let w = camera.size.width * scale, h = camera.size.height * scale
+            for l in s.placed {
+                let key = l.isLine ? l.identity &+ Int(bitPattern: UInt(s.zoom.bitPattern)) : l.identity
+                let image: LabelImage
+                if let hit = s.images[key] {
+                    image = hit
+                } else {
+                    guard let made = Self.render(l, scale: scale) else { continue }
+                    if s.images.count >= Self.imageCapacity { s.images.removeAll() }
+                    s.images[key] = made
+                    image = made
+                }
+                let a = camera.screenPoint(ofWorld: l.anchor)
+                let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
+                let iw = Double(image.image.width), ih = Double(image.image.height)
+                guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
+                cairo_set_source_surface(cr, image.image.surface, deviceOrigin.x + x, deviceOrigin.y + y)
+                cairo_rectangle(cr, deviceOrigin.x + x, deviceOrigin.y + y, iw, ih)
+                cairo_fill(cr)
+            }
+        }
+    }
+
+    /// The label's glyphs with their halo, drawn once at `scale` into an image just big enough.
+    static func render(_ l: PlacedLabel, scale: Double) -> LabelImage? {
+        let st = l.style
+        let pad = st.haloWidth + st.haloBlur + 2
+        let x0 = ((l.box.minX - pad) * scale).rounded(.down), y0 = ((l.box.minY - pad) * scale).rounded(.down)
+        let x1 = ((l.box.maxX + pad) * scale).rounded(.up), y1 = ((l.box.maxY + pad) * scale).rounded(.up)
+        guard let font = LabelFonts.shared.font(st, size: st.size),
+              let image = RasterImage(width: Int(x1 - x0), height: Int(y1 - y0), opaque: false),
+              let cr = cairo_create(image.surface) else { return nil }
+        defer { cairo_destroy(cr) }
+        cairo_translate(cr, -x0, -y0)
+        cairo_scale(cr, scale, scale)
+        cairo_set_scaled_font(cr, font)
+        var glyph = cairo_glyph_t()
+        for g in l.glyphs {
+            cairo_save(cr)
+            cairo_translate(cr, g.x, g.y)
+            if g.angle != 0 { cairo_rotate(cr, g.angle) }
+            glyph.index = UInt(g.index)
+            glyph.x = 0
+            glyph.y = 0
+            cairo_glyph_path(cr, &glyph, 1)
+            cairo_restore(cr)
+        }
+        if st.haloWidth > 0 && st.haloColor.a > 0 {
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_set_line_width(cr, 2 * st.haloWidth)
+            cairo_set_source_rgba(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b, st.haloColor.a)
+            cairo_stroke_preserve(cr)
+        }
+        cairo_set_source_rgba(cr, st.color.r, st.color.g, st.color.b, st.color.a)
+        cairo_fill(cr)
+        cairo_surface_flush(image.surface)
+        return LabelImage(image: image, dx: x0, dy: y0)
+    }
+}
