@@ -11,6 +11,8 @@ struct LabelCandidate: Sendable {
     var style: TextStyle
     var shaped: ShapedText
     var placement: SymbolPlacement
+    /// `symbol-spacing`, px.
+    var spacing: Double
     /// Where the label hangs: the point, or for text along a line the spot on the line its
     /// middle sits on. Zoom-0 world units.
     var anchor: WorldPoint
@@ -107,7 +109,7 @@ enum LabelExtraction {
                     h.combine(Int64((anchor.x * 1e7).rounded()))
                     h.combine(Int64((anchor.y * 1e7).rounded()))
                     return LabelCandidate(layerID: symbol.layerID, text: symbol.text, style: symbol.textStyle, shaped: shaped,
-                                          placement: symbol.placement, anchor: anchor, path: path, anchorSegment: segment,
+                                          placement: symbol.placement, spacing: symbol.spacing, anchor: anchor, path: path, anchorSegment: segment,
                                           anchorFraction: fraction, priority: priority, identity: h.finalize())
                 }
                 switch symbol.geometry {

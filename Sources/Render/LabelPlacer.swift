@@ -49,6 +49,8 @@ struct PlacedLabel: Sendable {
 struct LabelPlacer {
     let camera: MapCamera
     static let cell = 32.0
+    /// The same name along a line comes back no closer than this share of `symbol-spacing`.
+    static let repeatFraction = 0.8
 
     private var boxes: [LabelBox] = []
     private var grid: [[Int32]]
@@ -79,17 +81,27 @@ struct LabelPlacer {
         }
         var seen = Set<Int>()
         var out: [PlacedLabel] = []
+        // Text along lines already placed, by layer and text: a street cut into pieces (by
+        // tiles, or by the data at every junction) is named once per spacing, not per piece.
+        var lineAnchors: [String: [ScreenPoint]] = [:]
         for i in order {
             let c = candidates[i]
             guard seen.insert(c.identity).inserted else { continue }
-            guard let label = layout(c) else { continue }
             let anchor = camera.screenPoint(ofWorld: c.anchor)
+            // Far outside the view: not worth laying out.
+            guard anchor.x > -size.width, anchor.x < 2 * size.width, anchor.y > -size.height, anchor.y < 2 * size.height else { continue }
+            let repeatKey = c.path.isEmpty ? "" : c.layerID + "\u{1}" + c.text
+            let repeatDistance = c.spacing * Self.repeatFraction
+            if !c.path.isEmpty, let near = lineAnchors[repeatKey],
+               near.contains(where: { hypot($0.x - anchor.x, $0.y - anchor.y) < repeatDistance }) { continue }
+            guard let label = layout(c) else { continue }
             let screenBoxes = label.collision.map { $0.offset(anchor.x, anchor.y) }
             let view = LabelBox(minX: 0, minY: 0, maxX: size.width, maxY: size.height)
             let ink = label.box.offset(anchor.x, anchor.y)
             guard ink.minX >= view.minX, ink.minY >= view.minY, ink.maxX <= view.maxX, ink.maxY <= view.maxY else { continue }
             if !c.style.allowOverlap && screenBoxes.contains(where: collides) { continue }
             if !c.style.ignorePlacement { for b in screenBoxes { insert(b) } }
+            if !c.path.isEmpty { lineAnchors[repeatKey, default: []].append(anchor) }
             out.append(label)
         }
         return out
