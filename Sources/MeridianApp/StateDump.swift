@@ -16,7 +16,9 @@ enum StateDump {
         func box(_ b: (x: Double, y: Double, width: Double, height: Double)) -> JSON {
             .object([("x", .number(b.x + ox)), ("y", .number(b.y + oy)), ("width", .number(b.width)), ("height", .number(b.height))])
         }
-        return map.labels(for: core.page.camera).map { l in
+        // Headless runs draw no frames before the dump: they report what a settled frame shows.
+        let labels = core.renderer.synchronousTiles ? map.settledLabels(for: core.page.camera) : map.labels(for: core.page.camera)
+        return labels.map { l in
             .object([("text", .string(l.text)), ("layer", .string(l.layer)),
                      ("anchor", .object([("x", .number(l.anchor.x + ox)), ("y", .number(l.anchor.y + oy))])),
                      ("angle", .number(l.angle)), ("box", box(l.box)), ("collision", .array(l.collisionBoxes.map(box))),

@@ -57,12 +57,32 @@ final class LabelLayer: Sendable {
     private let state = Mutex(State())
     static let imageCapacity = 4096
 
-    struct LabelImage: @unchecked Sendable {
+    /// One label drawn: a small ARGB surface from cairo's own allocator (a few KiB each: the
+    /// tiles' mmap-backed `RasterImage` would cost a mapping and its page faults per label).
+    final class LabelImage: @unchecked Sendable {
         // Sendable: drawn once under the layer's lock, then only read as a source pattern.
-        let image: RasterImage
+        let surface: OpaquePointer
+        let width: Double
+        let height: Double
         /// The image's top-left from the anchor, in whole device px.
         let dx: Double
         let dy: Double
+        /// A pattern made once: a frame only moves it (`cairo_set_source_surface` would make
+        /// a new one per label per frame).
+        let pattern: OpaquePointer?
+        init(surface: OpaquePointer, dx: Double, dy: Double) {
+            self.surface = surface
+            pattern = cairo_pattern_create_for_surface(surface)
+            if let pattern { cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST) }
+            width = Double(cairo_image_surface_get_width(surface))
+            height = Double(cairo_image_surface_get_height(surface))
+            self.dx = dx
+            self.dy = dy
+        }
+        deinit {
+            if let pattern { cairo_pattern_destroy(pattern) }
+            cairo_surface_destroy(surface)
+        }
     }
 
     /// Decides whether to place again and does so; returns whether it placed.
@@ -75,7 +95,15 @@ final class LabelLayer: Sendable {
                 // Mid-pinch, or the new zoom's tiles are still on their way: hold what is shown.
                 return !moving && (complete || s.placed.isEmpty)
             }
-            if signature != s.signature { return true }
+            if signature != s.signature {
+                // While the map moves, only tiles that bring new candidates matter; a tile
+                // scrolling away takes its labels off screen by itself.
+                if moving {
+                    let old = Set(s.signature)
+                    return signature.contains { !old.contains($0) }
+                }
+                return true
+            }
             return !moving && s.center != camera.center
         }
         guard needs else { return false }
@@ -143,9 +171,13 @@ final class LabelLayer: Sendable {
                 }
                 let a = camera.screenPoint(ofWorld: l.anchor)
                 let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
-                let iw = Double(image.image.width), ih = Double(image.image.height)
+                let iw = image.width, ih = image.height
                 guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
-                cairo_set_source_surface(cr, image.image.surface, deviceOrigin.x + x, deviceOrigin.y + y)
+                guard let pattern = image.pattern else { continue }
+                var m = cairo_matrix_t()
+                cairo_matrix_init_translate(&m, -(deviceOrigin.x + x), -(deviceOrigin.y + y))
+                cairo_pattern_set_matrix(pattern, &m)
+                cairo_set_source(cr, pattern)
                 cairo_rectangle(cr, deviceOrigin.x + x, deviceOrigin.y + y, iw, ih)
                 cairo_fill(cr)
             }
@@ -153,38 +185,61 @@ final class LabelLayer: Sendable {
     }
 
     /// The label's glyphs with their halo, drawn once at `scale` into an image just big enough.
+    ///
+    /// The glyphs go into an alpha mask first (point labels through cairo's cached glyph
+    /// masks, text along a line as outlines filled glyph by glyph, each turned to its angle);
+    /// the halo is that mask painted in the halo colour at eight offsets of the halo width,
+    /// under the text. Stroking the glyph outlines instead cost about 0.4 ms a label.
     static func render(_ l: PlacedLabel, scale: Double) -> LabelImage? {
         let st = l.style
-        let pad = st.haloWidth + st.haloBlur + 2
+        let halo = st.haloWidth > 0 && st.haloColor.a > 0 ? st.haloWidth + st.haloBlur : 0
+        let pad = halo + 2
         let x0 = ((l.box.minX - pad) * scale).rounded(.down), y0 = ((l.box.minY - pad) * scale).rounded(.down)
         let x1 = ((l.box.maxX + pad) * scale).rounded(.up), y1 = ((l.box.maxY + pad) * scale).rounded(.up)
-        guard let font = LabelFonts.shared.font(st, size: st.size),
-              let image = RasterImage(width: Int(x1 - x0), height: Int(y1 - y0), opaque: false),
-              let cr = cairo_create(image.surface) else { return nil }
-        defer { cairo_destroy(cr) }
-        cairo_translate(cr, -x0, -y0)
-        cairo_scale(cr, scale, scale)
-        cairo_set_scaled_font(cr, font)
-        var glyph = cairo_glyph_t()
-        for g in l.glyphs {
-            cairo_save(cr)
-            cairo_translate(cr, g.x, g.y)
-            if g.angle != 0 { cairo_rotate(cr, g.angle) }
-            glyph.index = UInt(g.index)
-            glyph.x = 0
-            glyph.y = 0
-            cairo_glyph_path(cr, &glyph, 1)
-            cairo_restore(cr)
+        let w = Int32(x1 - x0), h = Int32(y1 - y0)
+        guard w >= 1, h >= 1, w < 4096, h < 4096, let font = LabelFonts.shared.font(st, size: st.size),
+              let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h) else { return nil }
+        defer { cairo_surface_destroy(mask) }
+        guard cairo_surface_status(mask) == CAIRO_STATUS_SUCCESS, let mcr = cairo_create(mask) else { return nil }
+        cairo_translate(mcr, -x0, -y0)
+        cairo_scale(mcr, scale, scale)
+        cairo_set_scaled_font(mcr, font)
+        if l.isLine {
+            var glyph = cairo_glyph_t()
+            for g in l.glyphs {
+                cairo_save(mcr)
+                cairo_translate(mcr, g.x, g.y)
+                cairo_rotate(mcr, g.angle)
+                glyph.index = UInt(g.index)
+                glyph.x = 0
+                glyph.y = 0
+                cairo_glyph_path(mcr, &glyph, 1)
+                cairo_restore(mcr)
+            }
+            cairo_fill(mcr)
+        } else {
+            var glyphs = l.glyphs.map { cairo_glyph_t(index: UInt($0.index), x: $0.x, y: $0.y) }
+            cairo_show_glyphs(mcr, &glyphs, Int32(glyphs.count))
         }
-        if st.haloWidth > 0 && st.haloColor.a > 0 {
-            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-            cairo_set_line_width(cr, 2 * st.haloWidth)
+        cairo_destroy(mcr)
+        cairo_surface_flush(mask)
+
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h) else { return nil }
+        let image = LabelImage(surface: surface, dx: x0, dy: y0)
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
+        defer { cairo_destroy(cr) }
+        if halo > 0 {
+            // The mask shown at eight whole-pixel offsets around the text: pixman's solid-through-
+            // A8 path, a few microseconds each (growing the mask in Swift took 10 ms a screen).
             cairo_set_source_rgba(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b, st.haloColor.a)
-            cairo_stroke_preserve(cr)
+            let r = max((halo * scale).rounded(), 1), d = max((halo * scale * 0.7).rounded(), 1)
+            for (ox, oy) in [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d)] {
+                cairo_mask_surface(cr, mask, ox, oy)
+            }
         }
         cairo_set_source_rgba(cr, st.color.r, st.color.g, st.color.b, st.color.a)
-        cairo_fill(cr)
-        cairo_surface_flush(image.surface)
-        return LabelImage(image: image, dx: x0, dy: y0)
+        cairo_mask_surface(cr, mask, 0, 0)
+        cairo_surface_flush(surface)
+        return image
     }
 }

@@ -120,7 +120,21 @@ public struct MapRenderer: Sendable {
     }
 
     /// The labels on screen now, in view coordinates for `camera` (the state dump's `map.labels`).
-    public func labels(for camera: MapCamera) -> [MapLabel] { labelLayer.labels(for: camera) }
+    public func labels(for camera: MapCamera) -> [MapLabel] { showsLabels ? labelLayer.labels(for: camera) : [] }
+
+    /// The labels a settled frame of `camera` shows, placing them first when no frame of that
+    /// view was drawn (headless runs dump their state without drawing). Draws missing tiles
+    /// synchronously, as `drawSynchronously` does; not for the UI thread.
+    public func settledLabels(for camera: MapCamera) -> [MapLabel] {
+        guard showsLabels else { return [] }
+        let drawn = cache.renderNowWithLabels(tiles(for: camera))
+        let (sets, complete) = labelSets(camera, drawn.labels)
+        labelLayer.update(camera, sets: sets, complete: complete, moving: false)
+        return labelLayer.labels(for: camera)
+    }
+
+    /// Forgets the labels shown and their drawn glyphs (a benchmark's cold start).
+    public func resetLabels() { labelLayer.reset() }
 
     /// Places the labels of `camera`'s cached tiles from scratch (nothing shown before), without
     /// drawing: the bench's `label_placement_ms`. Returns how many were placed and how long it took.
