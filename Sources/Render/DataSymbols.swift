@@ -52,10 +52,9 @@ public struct DataSymbols: SymbolSource {
             text = name
             style = Self.style(size: size, bold: size >= 14)
             if layer == "places" {
-                // Natural Earth: the dot's name sits to its right.
-                style.anchor = .left
-                style.offset = (0.5, 0)
-                sortKey = f.properties["rank"].flatMap(MapStyle.number) ?? 10
+                // Natural Earth: capitals before other cities of the same rank.
+                let capital = f.properties["capital"].flatMap(MapStyle.number).map { $0 != 0 } ?? false
+                sortKey = (f.properties["rank"].flatMap(MapStyle.number) ?? 10) - (capital ? 0.5 : 0)
             } else {
                 let order = ["city": 0.0, "town": 1, "suburb": 2, "quarter": 3, "village": 4, "neighbourhood": 5, "hamlet": 6]
                 sortKey = Self.string(f, "class").flatMap { order[$0] } ?? 9
@@ -110,7 +109,7 @@ public struct DataSymbols: SymbolSource {
         }
         return geometries.map {
             SymbolFeature(layerID: layer, layerIndex: index, text: text, textStyle: style, placement: placement,
-                          spacing: placement == .line ? 250 : 250, sortKey: sortKey, featureIndex: featureIndex,
+                          spacing: 250, sortKey: sortKey, featureIndex: featureIndex,
                           featureID: f.id, geometry: $0, extent: extent)
         }
     }

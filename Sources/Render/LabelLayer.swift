@@ -48,6 +48,9 @@ final class LabelLayer: Sendable {
         var center = WorldPoint(x: .nan, y: .nan)
         var size = ViewSize(width: 0, height: 0)
         var signature: [ObjectIdentifier] = []
+        /// How the camera mapped a world step to the screen when placing: a change is a zoom
+        /// or a turn of the map (a pan leaves it alone).
+        var basis = (x: Double.nan, y: Double.nan)
         /// Each label's glyphs and halo, by identity (and zoom for text along a line).
         var images: [Int: LabelImage] = [:]
         var scale = 1.0
@@ -89,9 +92,10 @@ final class LabelLayer: Sendable {
     @discardableResult
     func update(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool) -> Bool {
         let signature = sets.map { ObjectIdentifier($0.0) }
+        let basis = Self.basis(camera)
         let needs: Bool = state.withLock { s in
             if s.zoom.isNaN || s.size != camera.size { return true }
-            if s.zoom != camera.zoom {
+            if s.zoom != camera.zoom || !Self.sameBasis(s.basis, basis) {
                 // Mid-pinch, or the new zoom's tiles are still on their way: hold what is shown.
                 return !moving && (complete || s.placed.isEmpty)
             }
@@ -123,9 +127,23 @@ final class LabelLayer: Sendable {
             s.center = camera.center
             s.size = camera.size
             s.signature = signature
+            s.basis = basis
             s.lastPlacementMs = ms
         }
         return true
+    }
+
+    /// Where a small world step east of the centre lands on screen, from the centre.
+    static func basis(_ camera: MapCamera) -> (x: Double, y: Double) {
+        let a = camera.screenPoint(ofWorld: camera.center)
+        let b = camera.screenPoint(ofWorld: WorldPoint(x: camera.center.x + 1.0 / 1024, y: camera.center.y))
+        return (b.x - a.x, b.y - a.y)
+    }
+
+    /// Equal up to rounding (the step's screen length varies in its last bits as the centre moves).
+    static func sameBasis(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Bool {
+        let scale = max(abs(a.x) + abs(a.y), abs(b.x) + abs(b.y), 1e-300)
+        return abs(a.x - b.x) + abs(a.y - b.y) <= scale * 1e-6
     }
 
     var lastPlacementMs: Double { state.withLock { $0.lastPlacementMs } }

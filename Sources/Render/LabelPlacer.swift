@@ -169,9 +169,11 @@ struct LabelPlacer {
 
     private func lineLayout(_ c: LabelCandidate) -> PlacedLabel? {
         let anchor = camera.screenPoint(ofWorld: c.anchor)
-        // The path in px from the anchor, and the anchor's distance along it.
+        // The path on screen (through the camera, so a turned map turns it too) in px from the
+        // anchor, and the anchor's distance along it.
         var pts = c.path.map { w -> (x: Double, y: Double) in
-            ((w.x - c.anchor.x) * worldScale, (w.y - c.anchor.y) * worldScale)
+            let p = camera.screenPoint(ofWorld: w)
+            return (p.x - anchor.x, p.y - anchor.y)
         }
         var lengths: [Double] = []
         lengths.reserveCapacity(pts.count)
@@ -222,7 +224,6 @@ struct LabelPlacer {
             collision.append(ink.inset(-c.style.padding))
         }
         guard let box else { return nil }
-        _ = anchor
         let mean = atan2(sumSin, sumCos) * 180 / Double.pi
         return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: glyphs,
                            box: box, collision: collision, angle: mean, isLine: true)
