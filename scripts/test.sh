@@ -16,4 +16,6 @@ scripts/fuzz.sh all 25
 # The end-to-end tests start their own compositors; never let them talk to the user's.
 unset WAYLAND_DISPLAY DISPLAY WAYLAND_SOCKET
 swift build
+# The latency bench once, as a smoke check: it prints figures and judges no timing.
+scripts/latency-smoke.sh
 swift test "$@"

@@ -34,6 +34,7 @@ public enum LiveRunner {
         window.width = options.width
         window.height = options.height
         window.fullscreen = options.fullscreen
+        window.fitScreen = !options.sizeGiven
         do {
             try client.run(app, options: window)
         } catch {
@@ -73,13 +74,16 @@ final class LiveApp: WaylandApp {
 
     var needsFrame: Bool { core.needsFrame }
 
-    func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
-              geometry: WindowGeometry) -> [PixelRect]? {
-        guard let changed = Canvas.draw(core, into: pixels, width: width, height: height, stride: stride,
-                                        scale: geometry.scale)
-        else { return nil }
+    func damage(width: Int, height: Int, geometry: WindowGeometry) -> [PixelRect]? {
+        guard let changed = core.pendingDamage else { return nil }
         guard let r = Canvas.pixelRect(changed, scale: geometry.scale, width: width, height: height) else { return [] }
         return [PixelRect(x: r.x, y: r.y, width: r.w, height: r.h)]
+    }
+
+    func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+              geometry: WindowGeometry, clip: [PixelRect]?) {
+        Canvas.draw(core, into: pixels, width: width, height: height, stride: stride, scale: geometry.scale,
+                    clip: clip.map { $0.map { (x: $0.x, y: $0.y, w: $0.width, h: $0.height) } })
     }
 
     var nextDeadline: Double? { core.nextDeadline }

@@ -11,9 +11,13 @@ public struct Options: Equatable, Sendable {
     public var center: (latitude: Double, longitude: Double)?
     public var zoom: Double?
     public var data: [String] = []
+    /// `--style FILE`: a MapLibre style JSON drawn instead of the shipped styles.
+    public var style: String?
     public var showHitAreas = false
     public var showTouches = false
     public var fullscreen = false
+    /// `--size` was given: the window asks for exactly that, whatever the screen.
+    public var sizeGiven = false
     public var verbose = false
     public var action: Action = .run
 
@@ -27,6 +31,7 @@ public struct Options: Equatable, Sendable {
             && a.center?.latitude == b.center?.latitude && a.center?.longitude == b.center?.longitude
             && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas && a.showTouches == b.showTouches
             && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action
+            && a.sizeGiven == b.sizeGiven && a.style == b.style
     }
 
     public static let version = "0.1.0"
@@ -37,11 +42,13 @@ public struct Options: Equatable, Sendable {
                meridian --help | --version
 
         options:
-          --size WxH           window size in logical px (default 800x1280, a portrait tablet)
+          --size WxH           window size in logical px (default 800x1280, a portrait tablet,
+                               live: shrunk to fit the screen)
           --scale S            buffer scale for --headless: 1, 2 or fractional like 1.5
           --center LAT,LON     initial map centre
           --zoom Z             initial map zoom (Web Mercator, 256-px tiles)
           --data PATH          vector MBTiles to show; repeat to layer several (default: the shipped data)
+          --style FILE         MapLibre style JSON to draw with (default: the shipped style of each file's schema)
           --show-hit-areas     draw every tap target's enlarged hit area
           --show-touches       draw a marker under every finger and the pointer
           --fullscreen         live: ask for fullscreen, without decorations (kiosks, phone shells)
@@ -78,6 +85,7 @@ public struct Options: Equatable, Sendable {
             case "--state-out": o.stateOut = try value(arg)
             case "--screenshot": o.screenshot = try value(arg)
             case "--data": o.data.append(try value(arg))
+            case "--style": o.style = try value(arg)
             case "--size":
                 let v = try value(arg)
                 let parts = v.split(separator: "x", omittingEmptySubsequences: false)
@@ -86,6 +94,7 @@ public struct Options: Equatable, Sendable {
                 else { throw UsageError("--size wants WxH with each side 1…16384, got '\(v)'") }
                 o.width = w
                 o.height = h
+                o.sizeGiven = true
             case "--scale":
                 let v = try value(arg)
                 guard let s = Double(v), s.isFinite, s >= 0.5, s <= 4 else {

@@ -73,9 +73,9 @@ enum LabelExtraction {
     /// - Parameters:
     ///   - tile: the tile being drawn; `placed` maps each source's data into its pixels.
     ///   - pixelSize: the raster's side in device px; `scale` device px per logical px.
-    ///   - zoom: the style zoom the tile is drawn at.
-    static func candidates(_ placed: [PlacedTile], tile: TileID, pixelSize: Double, scale: Double, zoom: Double,
-                           source: any SymbolSource) -> [LabelCandidate] {
+    ///   - symbols: each source tile's symbols (the style's, at the tile's zoom).
+    static func candidates(_ placed: [PlacedTile], tile: TileID, pixelSize: Double, scale: Double,
+                           symbols: (PlacedTile) -> [SymbolFeature]) -> [LabelCandidate] {
         let worldPerPixel = WebMercator.tileSize / exp2(Double(tile.z)) / pixelSize
         // Logical px per world unit at this tile's style zoom: line spacing is measured in them.
         let logicalPerWorld = pixelSize / scale / (WebMercator.tileSize / exp2(Double(tile.z)))
@@ -83,7 +83,7 @@ enum LabelExtraction {
         let originY = Double(tile.y) * WebMercator.tileSize / exp2(Double(tile.z))
         var out: [LabelCandidate] = []
         for p in placed {
-            for symbol in source.symbols(in: p.tile, zoom: zoom) {
+            for symbol in symbols(p) {
                 let extent = Double(max(symbol.extent, 1))
                 func px(_ v: TilePoint) -> (x: Double, y: Double) {
                     (p.placement.x(v.x, extent: extent), p.placement.y(v.y, extent: extent))

@@ -133,6 +133,12 @@ final class LabelLayer: Sendable {
         return true
     }
 
+    /// Whether `l`, anchored at `a` (view px), lies wholly inside the view: labels in the
+    /// placement's margin, or pushed partly out by a pan, are not drawn (never a cut word).
+    static func isShown(_ l: PlacedLabel, at a: ScreenPoint, in size: ViewSize) -> Bool {
+        a.x + l.box.minX >= 0 && a.y + l.box.minY >= 0 && a.x + l.box.maxX <= size.width && a.y + l.box.maxY <= size.height
+    }
+
     /// Where a small world step east of the centre lands on screen, from the centre.
     static func basis(_ camera: MapCamera) -> (x: Double, y: Double) {
         let a = camera.screenPoint(ofWorld: camera.center)
@@ -153,8 +159,9 @@ final class LabelLayer: Sendable {
     /// The labels shown now, in view coordinates for `camera`.
     func labels(for camera: MapCamera) -> [MapLabel] {
         state.withLock { s in
-            s.placed.map { l in
+            s.placed.compactMap { l in
                 let a = camera.screenPoint(ofWorld: l.anchor)
+                guard Self.isShown(l, at: a, in: camera.size) else { return nil }
                 func rect(_ b: LabelBox) -> (x: Double, y: Double, width: Double, height: Double) {
                     (a.x + b.minX, a.y + b.minY, b.maxX - b.minX, b.maxY - b.minY)
                 }
@@ -177,6 +184,8 @@ final class LabelLayer: Sendable {
             }
             let w = camera.size.width * scale, h = camera.size.height * scale
             for l in s.placed {
+                let a = camera.screenPoint(ofWorld: l.anchor)
+                guard Self.isShown(l, at: a, in: camera.size) else { continue }
                 let key = l.isLine ? l.identity &+ Int(bitPattern: UInt(s.zoom.bitPattern)) : l.identity
                 let image: LabelImage
                 if let hit = s.images[key] {
@@ -187,7 +196,6 @@ final class LabelLayer: Sendable {
                     s.images[key] = made
                     image = made
                 }
-                let a = camera.screenPoint(ofWorld: l.anchor)
                 let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
                 let iw = image.width, ih = image.height
                 guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }

@@ -43,12 +43,17 @@ struct PlacedLabel: Sendable {
 /// Places the candidates of every visible tile on one screen.
 ///
 /// In priority order (`LabelPriority`; labels placed last time first, see `place`), each
-/// candidate is laid out at the view's zoom and kept when its boxes lie inside the view and
-/// clear every box kept before it, looked up in a grid of `cell`-px buckets. Everything is
+/// candidate is laid out at the view's zoom and kept when its boxes lie inside the view (and
+/// its margin) and clear every box kept before it, looked up in a grid of `cell`-px buckets. Everything is
 /// measured from world anchors, so a pan moves the whole result without changing it.
 struct LabelPlacer {
     let camera: MapCamera
     static let cell = 32.0
+    /// Labels are placed this far (px) past the view's edges too, and shown only while wholly
+    /// inside it: a label about to scroll in already holds its place, so a pan of less than
+    /// this never makes it push out one that is shown (no swapping, even with nothing placed
+    /// before to keep).
+    static let margin = 128.0
     /// The same name along a line comes back no closer than this share of `symbol-spacing`.
     static let repeatFraction = 0.8
 
@@ -63,8 +68,8 @@ struct LabelPlacer {
         self.camera = camera
         size = camera.size
         worldScale = exp2(camera.zoom)
-        columns = max(1, Int((camera.size.width / Self.cell).rounded(.up)))
-        rows = max(1, Int((camera.size.height / Self.cell).rounded(.up)))
+        columns = max(1, Int(((camera.size.width + 2 * Self.margin) / Self.cell).rounded(.up)))
+        rows = max(1, Int(((camera.size.height + 2 * Self.margin) / Self.cell).rounded(.up)))
         grid = Array(repeating: [], count: columns * rows)
     }
 
@@ -96,7 +101,7 @@ struct LabelPlacer {
                near.contains(where: { hypot($0.x - anchor.x, $0.y - anchor.y) < repeatDistance }) { continue }
             guard let label = layout(c) else { continue }
             let screenBoxes = label.collision.map { $0.offset(anchor.x, anchor.y) }
-            let view = LabelBox(minX: 0, minY: 0, maxX: size.width, maxY: size.height)
+            let view = LabelBox(minX: -Self.margin, minY: -Self.margin, maxX: size.width + Self.margin, maxY: size.height + Self.margin)
             let ink = label.box.offset(anchor.x, anchor.y)
             guard ink.minX >= view.minX, ink.minY >= view.minY, ink.maxX <= view.maxX, ink.maxY <= view.maxY else { continue }
             if !c.style.allowOverlap && screenBoxes.contains(where: collides) { continue }
@@ -110,8 +115,8 @@ struct LabelPlacer {
     // MARK: collision grid
 
     private func cells(_ b: LabelBox) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
-        func clampX(_ v: Double) -> Int { min(max(Int((v / Self.cell).rounded(.down)), 0), columns - 1) }
-        func clampY(_ v: Double) -> Int { min(max(Int((v / Self.cell).rounded(.down)), 0), rows - 1) }
+        func clampX(_ v: Double) -> Int { min(max(Int(((v + Self.margin) / Self.cell).rounded(.down)), 0), columns - 1) }
+        func clampY(_ v: Double) -> Int { min(max(Int(((v + Self.margin) / Self.cell).rounded(.down)), 0), rows - 1) }
         return (clampX(b.minX), clampY(b.minY), clampX(b.maxX), clampY(b.maxY))
     }
 
@@ -187,8 +192,11 @@ struct LabelPlacer {
         let s = c.shaped
         let half = s.width / 2
         guard total > s.width, along - half >= 0, along + half <= total else { return nil }
-        // Read upright: when the text would run right to left, lay it along the reversed line.
-        if let a = point(pts, lengths, at: along - half), let b = point(pts, lengths, at: along + half), b.x < a.x {
+        // Read upright: when the text would run right to left (its last glyph's centre left of
+        // its first's), lay it along the reversed line.
+        if let g0 = s.glyphs.first, let g1 = s.glyphs.last,
+           let a = point(pts, lengths, at: along - half + g0.x + g0.advance / 2),
+           let b = point(pts, lengths, at: along - half + g1.x + g1.advance / 2), b.x < a.x {
             pts.reverse()
             lengths.reverse()
             along = total - along

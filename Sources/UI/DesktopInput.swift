@@ -29,7 +29,8 @@ extension MeridianPage {
         for axis in f.axes where axis.orientation == .vertical {
             if modifiers.contains(.control), let p = pointerOnMap {
                 // Ctrl+wheel zooms the map around the pointer; wheel up (negative) zooms in.
-                let steps = axis.discrete.map(Double.init) ?? axis.value / 15
+                // value120 fractions add up; without detents, 15 units of `value` make one.
+                let steps = axis.detents ?? axis.value / 15
                 var c = camera
                 stopMapMotion()
                 c.zoom(by: -steps * MeridianPage.wheelZoomPerDetent, around: ScreenPoint(x: p.x, y: p.y))
@@ -81,9 +82,9 @@ extension MeridianPage {
         }
         switch k.keysym {
         case "plus", "equal", "KP_Add":
-            animateZoom(to: (camera.zoom + 1).rounded(.down), around: centre)
+            animateZoom(to: zoomTarget(levels: 1), around: centre)
         case "minus", "KP_Subtract":
-            animateZoom(to: (camera.zoom - 1).rounded(.up), around: centre)
+            animateZoom(to: zoomTarget(levels: -1), around: centre)
         case "Up", "Down":
             scrollBy(k.keysym == "Up" ? -48 : 48)
         case "Page_Up", "KP_Page_Up":

@@ -42,8 +42,18 @@ public final class MeridianPage {
     var scrollMotion: ScrollMotion?
     var cameraAnimation: CameraAnimation?
     var mapFling: (momentum: Momentum, start: MapCamera)?
+    /// The velocity a map gesture ended with, until the frame is over (`startPendingMapFling`).
+    var pendingMapFling: Point?
     /// While fingers move the map: the world point that must stay under their centroid.
     var mapAnchor: WorldPoint?
+    /// While fingers move the map: which fingers (count and serial sum) the anchor was set for,
+    /// and the zoom and pinch scale then. A change of fingers re-bases all three.
+    var mapFingers: (count: Int, serials: UInt64, zoom: Double, scale: Double)?
+    /// Where the map's fingers were at the last change (window px), to carry the motion of the
+    /// fingers that stay through a frame in which others land or lift.
+    var mapFingerPositions: [(serial: UInt64, location: Point)] = []
+    /// Touch ids (−1: the mouse) whose touch-down caught a glide or a fling: they are no tap.
+    var caughtTouchIDs: Set<Int32> = []
     var zoomAtGestureStart = 0.0
     var scrollAtGestureStart = 0.0
     var modifiers: Modifiers = []
@@ -57,19 +67,20 @@ public final class MeridianPage {
     /// What changed since the last frame: nil while everything must be redrawn.
     private var dirtyRect: Rect?
 
-    // Recognizers, named for what they do.
-    let pageScroll = PanGestureRecognizer(name: "pageScroll", maximumTouches: 1)
-    let mapPan = PanGestureRecognizer(name: "mapPan", minimumTouches: 2, maximumTouches: 2)
-    let mapPinch = PinchGestureRecognizer(name: "mapPinch")
-    let mapMouseDrag = PanGestureRecognizer(name: "mapMouseDrag", maximumTouches: 1)
-    let mapDoubleTap = TapGestureRecognizer(name: "mapDoubleTap", taps: 2)
-    let mapQuickZoom = LongPressGestureRecognizer(name: "mapQuickZoom", taps: 1, minimumPressDuration: 0)
-    let mapTap = TapGestureRecognizer(name: "mapTap")
-    let mapTwoFingerTap = TapGestureRecognizer(name: "mapTwoFingerTap", touches: 2)
-    let mapObserver = TapGestureRecognizer(name: "mapObserver")
+    /// The gesture graph (PageGestureGraph.swift); the recognizers by what they do.
+    public let graph: PageGestureGraph
+    var pageScroll: PanGestureRecognizer { graph.pageScroll }
+    var mapPan: PanGestureRecognizer { graph.mapPan }
+    var mapPinch: PinchGestureRecognizer { graph.mapPinch }
+    var mapMouseDrag: PanGestureRecognizer { graph.mapMouseDrag }
+    var mapDoubleTap: TapGestureRecognizer { graph.mapDoubleTap }
+    var mapQuickZoom: LongPressGestureRecognizer { graph.mapQuickZoom }
+    var mapTap: TapGestureRecognizer { graph.mapTap }
+    var mapTwoFingerTap: TapGestureRecognizer { graph.mapTwoFingerTap }
+    var mapObserver: TapGestureRecognizer { graph.mapObserver }
 
-    /// Pixels of vertical drag per zoom level in double-tap-and-drag (MapLibre uses ~75-150).
-    public static let quickZoomPixelsPerLevel = 100.0
+    /// Pixels of vertical drag per zoom level in double-tap-and-drag.
+    public static let quickZoomPixelsPerLevel = PageGestureGraph.quickZoomPixelsPerLevel
     /// How long the two-finger hint and a tap's callout stay up, in ms.
     public static let hintDuration = 1500.0
     public static let calloutDuration = 4000.0
@@ -109,25 +120,29 @@ public final class MeridianPage {
         gestures = GestureSystem(root: window)
         window.addChild(page)
         page.addChild(map)
+        var pins: [GestureView] = []
         for place in places {
-            let id = "pin-\(place.id)"
-            pinCoordinates[id] = place.coordinate
-            let pin = GestureView(name: id, frame: .zero)
+            let pin = GestureView(name: "pin-\(place.id)", frame: .zero)
             pin.hitInsets = EdgeInsets.enlarging(Size(width: PageLayout.pinSize, height: PageLayout.pinSize),
                                                  toAtLeast: PageLayout.minimumTarget)
             map.addChild(pin)
-            pinViews.append(pin)
+            pins.append(pin)
         }
         // Buttons above the pins: added last, hit first.
         for button in [zoomIn, zoomOut] {
             button.hitInsets = EdgeInsets.enlarging(button.frame.size, toAtLeast: PageLayout.minimumTarget)
             map.addChild(button)
         }
+        var rows: [GestureView] = []
         for (i, place) in places.enumerated() {
             let row = GestureView(name: "place-\(place.id)", frame: layout.rowFrame(i))
             page.addChild(row)
-            rowViews.append(row)
+            rows.append(row)
         }
+        graph = PageGestureGraph(page: page, map: map, pins: pins, targets: [zoomIn, zoomOut] + rows)
+        pinViews = pins
+        rowViews = rows
+        for place in places { pinCoordinates["pin-\(place.id)"] = place.coordinate }
         layoutPins()
         wireGestures()
     }
@@ -253,19 +268,39 @@ public final class MeridianPage {
     public func handle(_ frame: InputFrame) {
         now = max(now, frame.time)
         switch frame {
-        case .touch, .touchCancel:
+        case .touch(let f):
             if focusVisible {
                 focusVisible = false
                 invalidate()
             }
+            for change in f.changes {
+                if case .down(let id, let p) = change { catchMotion(touchID: id, at: p) }
+            }
+            gestures.handle(frame)
+            startPendingMapFling()
+            if !caughtTouchIDs.isEmpty {
+                for change in f.changes {
+                    if case .up(let id, _) = change { caughtTouchIDs.remove(id) }
+                }
+            }
+        case .touchCancel:
+            caughtTouchIDs.removeAll()
             gestures.handle(frame)
         case .pointer(let f):
             if let p = f.entered ?? f.moved { pointerPosition = p }
             if f.left { pointerPosition = nil }
+            let press = f.buttons.contains { $0.button == .left && $0.pressed }
+            if press, let p = pointerPosition { catchMotion(touchID: -1, at: p) }
             gestures.handle(frame)
+            if !caughtTouchIDs.isEmpty, f.left || f.buttons.contains(where: { $0.button == .left && !$0.pressed }) {
+                caughtTouchIDs.remove(-1)
+            }
             handleScroll(f)
         case .key(let k):
             handleKey(k)
+        case .keyboardFocus(_, let entered):
+            // Focus gone: no key or modifier is held any more (Ctrl+wheel stops zooming).
+            if !entered { modifiers = [] }
         case .touchpad(_, let g):
             handleTouchpad(g)
         }

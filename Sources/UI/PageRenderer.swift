@@ -12,6 +12,8 @@ public final class PageRenderer {
     public let synchronousTiles: Bool
     /// Whether the last frame showed every tile exactly (live: draw again when more land).
     public private(set) var lastFrameComplete = true
+    /// What the header says the map shows (the `--data` file's name, else the shipped city).
+    public var title = "Helsinki"
     /// The window's width while a frame is drawn, for fitting text.
     private var availableWidth = 0.0
 
@@ -60,7 +62,7 @@ public final class PageRenderer {
         cairo_set_source_rgb(cr, 1, 1, 1)
         text(cr, "Meridian", x: PageLayout.margin, y: 46, size: 28, bold: true)
         cairo_set_source_rgba(cr, 1, 1, 1, 0.75)
-        text(cr, "Helsinki, offline", x: PageLayout.margin + 150, y: 46, size: 16)
+        text(cr, "\(title), offline", x: PageLayout.margin + 150, y: 46, size: 16)
     }
 
     private func drawIntro(_ cr: OpaquePointer, _ layout: PageLayout) {

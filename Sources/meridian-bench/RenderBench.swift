@@ -89,8 +89,9 @@ enum RenderBench {
                                        attributions: attributions)
             // The same map without labels, timed alternately with it (MERIDIAN_RENDER_LABELS_AB=1):
             // what the labels cost, side by side under the same machine load.
-            var plain = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources, symbols: nil), scale: 1, byteBudget: 64 << 20),
-                                    attributions: attributions)
+            var unlabelled = TileRasterizer(sources: sources)
+            unlabelled.extractsLabels = false
+            var plain = MapRenderer(cache: TileCache(rasterizer: unlabelled, scale: 1, byteBudget: 64 << 20), attributions: attributions)
             plain.showsLabels = false
             var coldPlain: [Double] = [], warmPlain: [Double] = []
             guard let target = RasterImage(width: size.width, height: size.height), let cr = cairo_create(target.surface) else {

@@ -221,9 +221,11 @@ final class LabelPlacerTests: XCTestCase {
         pinched.zoom = 4.3
         try frame(r, pinched, moving: true, sync: false)
         let during = r.labels(for: pinched)
-        XCTAssertEqual(during.map(\.text), before.map(\.text), "the same labels, not an empty map")
-        for (a, b) in zip(before, during) {
-            XCTAssertEqual(a.box.width, b.box.width, accuracy: 1e-9, "held size")
+        // The labels shown before (less those the zoom pushed past the edges), not an empty map.
+        XCTAssertGreaterThan(during.count, before.count / 2)
+        for l in during {
+            let old = try XCTUnwrap(before.first { $0.text == l.text }, "\(l.text) was shown before")
+            XCTAssertEqual(old.box.width, l.box.width, accuracy: 1e-9, "held size")
         }
         // Settled: placed again for the new zoom, keeping those that still fit.
         try frame(r, pinched)
@@ -263,17 +265,17 @@ final class LabelPlacerTests: XCTestCase {
 
     func testOverHelsinkiEveryZoomHasStreetsPlacesAndNoOverlaps() throws {
         let r = try shippedRenderer()
-        // Where the data puts the city's name (OpenMapTiles `place`, class city).
+        // Where the data puts the city's name (the style's `place-city`, OpenMapTiles `place`).
         let overview = MapCamera(center: Coordinate(latitude: 60.1699, longitude: 24.9384), zoom: 13, size: ViewSize(width: 1024, height: 768))
         try frame(r, overview)
-        let name = try XCTUnwrap(r.labels(for: overview).first { $0.text == "Helsinki" && $0.layer == "place" })
+        let name = try XCTUnwrap(r.labels(for: overview).first { $0.text == "Helsinki" && $0.layer == "place-city" })
         let city = overview.coordinate(at: name.anchor)
         for zoom in [5.0, 9, 13, 15, 16, 17, 18] {
             let cam = MapCamera(center: city, zoom: zoom, size: ViewSize(width: 1024, height: 768))
             try frame(r, cam)
             let labels = r.labels(for: cam)
             XCTAssertTrue(labels.contains { $0.text == "Helsinki" }, "Helsinki is named at z\(zoom)")
-            if zoom >= 15 { XCTAssertGreaterThan(labels.filter { $0.layer == "transportation_name" }.count, 2, "street names at z\(zoom)") }
+            if zoom >= 15 { XCTAssertGreaterThan(labels.filter { $0.layer == "street-name" }.count, 2, "street names at z\(zoom)") }
             if zoom >= 17 { XCTAssertTrue(labels.contains { $0.layer == "housenumber" }, "house numbers at z\(zoom)") }
             assertNoOverlaps(labels, in: cam.size)
         }
