@@ -225,7 +225,10 @@ final class LabelLayer: Sendable {
         let w = Int32(x1 - x0), h = Int32(y1 - y0)
         guard w >= 1, h >= 1, w < 4096, h < 4096, let font = LabelFonts.shared.font(st, size: st.size),
               let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h) else { return nil }
-        defer { cairo_surface_destroy(mask) }
+        defer {
+            cairo_surface_destroy(mask)
+            cairo_scaled_font_destroy(font)
+        }
         guard cairo_surface_status(mask) == CAIRO_STATUS_SUCCESS, let mcr = cairo_create(mask) else { return nil }
         cairo_translate(mcr, -x0, -y0)
         cairo_scale(mcr, scale, scale)

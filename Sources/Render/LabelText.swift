@@ -42,16 +42,23 @@ final class LabelFonts: Sendable {
         var size: Double
     }
 
-    /// Scaled fonts by key. Held as integers because cairo's pointers are not `Sendable`;
-    /// they are never freed (a map uses a handful of sizes).
+    /// Scaled fonts by key, each holding one reference. Held as integers because cairo's
+    /// pointers are not `Sendable`.
     private let fonts = Mutex<[Key: UInt]>([:])
     static let capacity = 256
 
-    /// The family the style asks for, or DejaVu Sans; nil when cairo cannot make any font.
+    /// The family the style asks for, or DejaVu Sans, with a reference of its own: the caller
+    /// releases it (`cairo_scaled_font_destroy`). Nil when cairo cannot make any font.
     func font(_ style: TextStyle, size: Double) -> OpaquePointer? {
         let family = style.fontFamilies.first ?? Self.fallbackFamily
         let key = Key(family: family, bold: style.bold, italic: style.italic, size: size)
-        if let hit = fonts.withLock({ $0[key] }) { return OpaquePointer(bitPattern: hit) }
+        // Referenced under the lock, so a full table being emptied cannot free it first.
+        let hit = fonts.withLock { table -> UInt? in
+            guard let f = table[key] else { return nil }
+            cairo_scaled_font_reference(OpaquePointer(bitPattern: f))
+            return f
+        }
+        if let hit { return OpaquePointer(bitPattern: hit) }
         guard let face = cairo_toy_font_face_create(family, style.italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
                                                     style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL) else { return nil }
         defer { cairo_font_face_destroy(face) }
@@ -67,9 +74,18 @@ final class LabelFonts: Sendable {
               cairo_scaled_font_status(font) == CAIRO_STATUS_SUCCESS else { return nil }
         let made = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font)))
         let kept = fonts.withLock { table -> UInt in
-            if let raced = table[key] { return raced }
-            // Past the capacity the font is used and not kept: one leaked font at worst.
-            if table.count < Self.capacity { table[key] = made }
+            if let raced = table[key] {
+                cairo_scaled_font_reference(OpaquePointer(bitPattern: raced))
+                return raced
+            }
+            // Sizes that follow the zoom make new fonts at every settled zoom: past the
+            // capacity the table lets go of its fonts (callers hold their own references).
+            if table.count >= Self.capacity {
+                for f in table.values { cairo_scaled_font_destroy(OpaquePointer(bitPattern: f)) }
+                table.removeAll()
+            }
+            table[key] = made
+            cairo_scaled_font_reference(font)
             return made
         }
         if kept != made { cairo_scaled_font_destroy(font) }
@@ -81,6 +97,7 @@ final class LabelFonts: Sendable {
     func shape(_ text: String, style: TextStyle, wrap: Bool) -> ShapedText? {
         let size = style.size
         guard size > 0, size.isFinite, !text.isEmpty, let font = font(style, size: size) else { return nil }
+        defer { cairo_scaled_font_destroy(font) }
         var fe = cairo_font_extents_t()
         cairo_scaled_font_extents(font, &fe)
         let spacing = style.letterSpacing * size
