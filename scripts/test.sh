@@ -15,6 +15,9 @@ bash scripts/check-data.sh
 scripts/fuzz.sh all 25
 # The end-to-end tests start their own compositors; never let them talk to the user's.
 unset WAYLAND_DISPLAY DISPLAY WAYLAND_SOCKET
+# MapLibre Native (PyPI pymgl) in a venv: the reference the style tests compare pixels with.
+MERIDIAN_MAPLIBRE_PYTHON="$(scripts/maplibre-venv.sh)"
+export MERIDIAN_MAPLIBRE_PYTHON
 swift build
 # The latency bench once, as a smoke check: it prints figures and judges no timing.
 scripts/latency-smoke.sh

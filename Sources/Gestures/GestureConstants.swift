@@ -29,6 +29,21 @@ public enum GestureConstants {
     /// Flutter's kScaleSlop is 18 lp. A pinch smaller than this is a two-finger pan.
     public static let scaleSlop: Double = 18
 
+    /// Degrees two fingers must twist, net since the second one landed, before the map starts
+    /// to turn; `rotationMinimumArc` must be passed too. A pinch or a two-finger pan wobbles the
+    /// line between the fingers by a few degrees (a finger drifting 10 px sideways on a 200 px
+    /// pinch is 3°), and users of rotating maps complain most about a map that turns when they
+    /// only meant to zoom; 12° is four times that wobble and still a small, deliberate twist.
+    /// The twist before the threshold is not applied (MapLibre GL JS drops it too), so the map
+    /// does not jump when it starts turning. UIKit and Google publish no value.
+    public static let rotationThreshold: Double = 12
+
+    /// px the fingers must travel along their circle (twist angle × their mean distance from
+    /// the centroid) before a rotation begins. MapLibre GL JS's rotate handler uses 25 px along
+    /// the circumference; it makes fingers held close together, whose angle is noisy, twist
+    /// further (29° at 100 px apart) while wide fingers need only `rotationThreshold`.
+    public static let rotationMinimumArc: Double = 25
+
     /// px a finger may move before a long press fires (UIKit's allowableMovement is 10 pt).
     public static let longPressAllowableMovement: Double = 10
 

@@ -20,7 +20,8 @@ final class AppCore {
         page = MeridianPage(.init(width: Double(options.width), height: Double(options.height),
                                   center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
                                       ?? mapData?.startCenter,
-                                  zoom: options.zoom ?? mapData?.startZoom, showHitAreas: options.showHitAreas))
+                                  zoom: options.zoom ?? mapData?.startZoom, showHitAreas: options.showHitAreas,
+                                  allowsRotation: !options.noRotate))
         overlay = TouchOverlay(visible: options.showTouches)
         self.mapData = mapData
         self.synchronousTiles = synchronousTiles

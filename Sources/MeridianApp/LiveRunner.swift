@@ -5,6 +5,8 @@ import Wayland
 public enum LiveRunner {
     public static func run(_ options: Options) -> Int32 {
         WaylandClient.routeTerminationSignalsToTheLoop()   // before the tile workers start
+        // Bad --data or --style files exit 2 before anything talks to the compositor.
+        guard case .loaded(let data) = MapData.load(for: options) else { return 2 }
         let client: WaylandClient
         do {
             client = try WaylandClient()
@@ -26,7 +28,6 @@ public enum LiveRunner {
             }
         }
         defer { recorder?.close() }
-        guard case .loaded(let data) = MapData.load(for: options) else { return 2 }
         let core = AppCore(options: options, mapData: data, synchronousTiles: false, scale: 1)
         defer { core.renderer.map?.cache.shutDown() }
         let app = LiveApp(core: core, recorder: recorder)

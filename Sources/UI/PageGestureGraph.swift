@@ -9,7 +9,8 @@ import Gestures
 /// ```
 /// page     pageScroll  Pan(max 1 finger), fingers only             one finger scrolls, the map included
 /// map      mapPan      Pan(2+ fingers)   ┐ the map's multi-finger  two fingers pan …
-///          mapPinch    Pinch             ┘ group: run together     … and zoom, together
+///          mapPinch    Pinch             │ group: run together     … and zoom, together
+///          mapRotate   Rotation          ┘                         … and turn, after a deliberate twist
 ///          mapMouseDrag Pan(mouse)                                 the mouse drags the map
 ///          mapDoubleTap Tap(2 taps)                                +1 zoom
 ///          mapQuickZoom LongPress(1 tap, 0 ms), requires doubleTap to fail   tap, then drag to zoom
@@ -43,6 +44,8 @@ public final class PageGestureGraph {
     public let mapTap = TapGestureRecognizer(name: "mapTap")
     public let mapTwoFingerTap = TapGestureRecognizer(name: "mapTwoFingerTap", touches: 2)
     public let mapObserver = TapGestureRecognizer(name: "mapObserver")
+    /// Two-finger rotation, in the map's group; disabled by `--no-rotate`.
+    public let mapRotate = RotationGestureRecognizer(name: "mapRotate")
     /// The map's multi-finger recognizers: they run together and move the camera together.
     public private(set) var mapGroup: [GestureRecognizer] = []
     /// Per pin (in the order given): its drag and its tap.
@@ -100,6 +103,7 @@ public final class PageGestureGraph {
         tapLike = [mapDoubleTap, mapQuickZoom, mapTap, mapTwoFingerTap, mapObserver]
         addToMapGroup(mapPan)
         addToMapGroup(mapPinch)
+        addToMapGroup(mapRotate)
 
         for pin in pins {
             let drag = PanGestureRecognizer(name: "\(pin.name)Drag", maximumTouches: 1)

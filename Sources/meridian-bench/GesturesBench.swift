@@ -80,19 +80,12 @@ enum GesturesBench {
         let page = BenchLayout.page()
         let frames = stream.frames
         let before = counter?.count() ?? 0
-        let start = Bench.now(), startCPU = threadCPUTime()
+        let start = Bench.now(), startCPU = Bench.threadCPUTime()
         for i in range { page.handle(frames[i]) }
-        let ns = Double(Bench.now() - start), cpuNs = Double(threadCPUTime() - startCPU)
+        let ns = Double(Bench.now() - start), cpuNs = Double(Bench.threadCPUTime() - startCPU)
         let allocations = Int((counter?.count() ?? 0) - before)
         withExtendedLifetime(page) {}
         return (ns, cpuNs, allocations)
-    }
-
-    /// CPU time of this thread in nanoseconds.
-    private static func threadCPUTime() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
     /// Sets up the gestures before the steady segment untimed, then times the segment.

@@ -9,6 +9,8 @@ import Tiles
 /// Twenty fixed viewports from the whole world down to Helsinki street level, at 1280x800,
 /// 1920x1200 and 2560x1600 (buffer scale 1), over the shipped MBTiles files:
 /// - `warm_pan_frame_ms`: a frame while a finger pans (tiles cached, whole-pixel compositing);
+/// - `rotated_warm_pan_frame_ms` (1920x1200 only): the same pan with the map turned to bearing
+///   37 (tiles composited into the box around the view, then turned in one pass);
 /// - `cold_frame_ms`: the cache emptied, every visible tile read, decoded and drawn on all
 ///   cores, then composited (`drawSynchronously`); the peer is Mapnik AGG drawing the same
 ///   view from the same files (scripts/bench/mapnik_render.py), timed around `mapnik.render`
@@ -50,6 +52,8 @@ enum RenderBench {
     static let dataFiles = ["data/world.mbtiles", "data/helsinki.mbtiles"]
     static let coldRuns = 5
     static let panFrames = 30
+    static let rotatedSize = "1920x1200"
+    static let rotatedBearing = 37.0
 
     static func run() {
         let paths = dataFiles.filter { FileManager.default.fileExists(atPath: $0) }
@@ -78,14 +82,21 @@ enum RenderBench {
         let withPeer = env["MERIDIAN_RENDER_PEER"] != "0" && MapnikPeer.ensureInstalled()
         let withWarm = env["MERIDIAN_RENDER_WARM"] != "0"
         let withoutLabels = env["MERIDIAN_RENDER_LABELS_AB"] == "1"
+        // MERIDIAN_RENDER_MAPLIBRE=0 skips the MapLibre Native peer.
+        let maplibre = env["MERIDIAN_RENDER_MAPLIBRE"] != "0" ? MapLibrePeer.python() : nil
+        let styleFiles = ["data/styles/world.json", "data/styles/openmaptiles.json"]
 
         for size in sizes {
             let label = "\(size.width)x\(size.height)"
             // Mapnik draws this size's views right before Meridian does, so both see the same
             // machine load (other processes on a shared machine shift both by the same amount).
+            let viewList = views.map { [$0.name, $0.latitude, $0.longitude, MapRenderer.crispZoom($0.zoom, scale: 1)] as [Any] }
             let peer = withPeer ? MapnikPeer.measure(sources: paths, sizes: [[size.width, size.height]],
                                                      views: views.map { [$0.name, $0.latitude, $0.longitude, $0.zoom] as [Any] }) : [:]
-            let renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1, byteBudget: 64 << 20),
+            let mlPeer = maplibre.map { MapLibrePeer.measure(python: $0, layers: zip(styleFiles, paths).map { [$0, $1] },
+                                                              sizes: [[size.width, size.height]], views: viewList) } ?? [:]
+            let rasterizer = TileRasterizer(sources: sources)
+            let renderer = MapRenderer(cache: TileCache(rasterizer: rasterizer, scale: 1, byteBudget: 64 << 20),
                                        attributions: attributions)
             // The same map without labels, timed alternately with it (MERIDIAN_RENDER_LABELS_AB=1):
             // what the labels cost, side by side under the same machine load.
@@ -93,13 +104,15 @@ enum RenderBench {
             unlabelled.extractsLabels = false
             var plain = MapRenderer(cache: TileCache(rasterizer: unlabelled, scale: 1, byteBudget: 64 << 20), attributions: attributions)
             plain.showsLabels = false
-            var coldPlain: [Double] = [], warmPlain: [Double] = []
+            var coldPlain: [Double] = [], warmPlain: [Double] = [], warmPlainCPU: [Double] = []
+            let style = rasterizer.style.name
             guard let target = RasterImage(width: size.width, height: size.height), let cr = cairo_create(target.surface) else {
                 Bench.progress("render: cannot allocate a \(label) frame")
                 return
             }
             defer { cairo_destroy(cr) }
-            var cold: [Double] = [], warm: [Double] = [], peerTimes: [Double] = []
+            var cold: [Double] = [], warm: [Double] = [], peerTimes: [Double] = [], mlTimes: [Double] = []
+            var rotatedWarm: [Double] = [], warmCPU: [Double] = [], rotatedCPU: [Double] = []
             var placement: [(view: String, ms: Double, labels: Int)] = []
             for view in views {
                 // A settled map sits at a crisp zoom (MapRenderer.crispZoom: within 0.3 % of the
@@ -122,7 +135,11 @@ enum RenderBench {
                 }
                 if withoutLabels {
                     coldPlain.append(plainRuns.min() ?? .nan)
-                    if withWarm { warmPlain.append(panFrames(plain, camera, cr)) }
+                    if withWarm {
+                        let (wall, cpu) = panFrames(plain, camera, cr)
+                        warmPlain.append(wall)
+                        warmPlainCPU.append(cpu)
+                    }
                     plain.cache.removeAll()
                 }
                 // Best of the runs, for both renderers: on a shared machine other processes only
@@ -131,18 +148,37 @@ enum RenderBench {
                 // Placement alone, from scratch, over the tiles the cold frame left cached.
                 let placed = (0..<coldRuns).map { _ in renderer.placeLabelsFromScratch(camera) }
                 placement.append((view.name, Bench.quantile(placed.map(\.ms), 0.5), placed.first?.count ?? 0))
-                if withWarm { warm.append(panFrames(renderer, camera, cr)) }
+                if withWarm {
+                    let (wall, cpu) = panFrames(renderer, camera, cr)
+                    warm.append(wall)
+                    warmCPU.append(cpu)
+                }
+                if withWarm, label == rotatedSize {
+                    var turned = camera
+                    turned.bearing = rotatedBearing
+                    let (wall, cpu) = panFrames(renderer, turned, cr)
+                    rotatedWarm.append(wall)
+                    rotatedCPU.append(cpu)
+                }
                 if let p = peer[label]?[view.name] { peerTimes.append(p) }
+                if let p = mlPeer[label]?[view.name] { mlTimes.append(p) }
                 let off = withoutLabels ? String(format: " (no labels: cold %.2f, warm %.3f)", coldPlain.last ?? 0, warmPlain.last ?? 0) : ""
-                Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  labels %4d placed in %5.2f ms  mapnik %@%@",
+                Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  labels %4d placed in %5.2f ms  mapnik %@  maplibre %@%@",
                                       label, view.name, cold.last ?? 0, warm.last ?? 0, placement.last?.labels ?? 0, placement.last?.ms ?? 0,
-                                      peer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-", off))
+                                      peer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-",
+                                      mlPeer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-", off))
             }
             if withWarm {
-                Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label),
-                            ("median", Bench.quantile(warm, 0.5)), ("p90", Bench.quantile(warm, 0.9)), ("runs", warm.count)])
+                Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label), ("style", style),
+                            ("median", Bench.quantile(warm, 0.5)), ("p90", Bench.quantile(warm, 0.9)), ("runs", warm.count),
+                            ("cpu_median", Bench.quantile(warmCPU, 0.5))])
             }
-            var coldFields: [(String, Any)] = [("suite", "render"), ("metric", "cold_frame_ms"), ("size", label),
+            if !rotatedWarm.isEmpty {
+                Bench.emit([("suite", "render"), ("metric", "rotated_warm_pan_frame_ms"), ("size", label), ("bearing", rotatedBearing),
+                            ("median", Bench.quantile(rotatedWarm, 0.5)), ("p90", Bench.quantile(rotatedWarm, 0.9)), ("runs", rotatedWarm.count),
+                            ("cpu_median", Bench.quantile(rotatedCPU, 0.5))])
+            }
+            var coldFields: [(String, Any)] = [("suite", "render"), ("metric", "cold_frame_ms"), ("size", label), ("style", style),
                                                ("median", Bench.quantile(cold, 0.5)), ("p90", Bench.quantile(cold, 0.9)), ("runs", cold.count)]
             if peerTimes.count == views.count {
                 let peerMedian = Bench.quantile(peerTimes, 0.5)
@@ -154,7 +190,8 @@ enum RenderBench {
                             ("median", Bench.quantile(coldPlain, 0.5)), ("p90", Bench.quantile(coldPlain, 0.9)), ("runs", coldPlain.count)])
                 if withWarm {
                     Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label), ("labels", "off"),
-                                ("median", Bench.quantile(warmPlain, 0.5)), ("p90", Bench.quantile(warmPlain, 0.9)), ("runs", warmPlain.count)])
+                                ("median", Bench.quantile(warmPlain, 0.5)), ("p90", Bench.quantile(warmPlain, 0.9)), ("runs", warmPlain.count),
+                                ("cpu_median", Bench.quantile(warmPlainCPU, 0.5))])
                 }
             }
             // Per settled view; the densest view (most labels placed) is named with its own time.
@@ -162,6 +199,12 @@ enum RenderBench {
                 Bench.emit([("suite", "render"), ("metric", "label_placement_ms"), ("size", label),
                             ("median", Bench.quantile(placement.map(\.ms), 0.5)), ("p90", Bench.quantile(placement.map(\.ms), 0.9)),
                             ("runs", placement.count), ("dense_view", dense.view), ("dense_labels", dense.labels), ("dense_ms", dense.ms)])
+            }
+            if mlTimes.count == views.count {
+                let mlMedian = Bench.quantile(mlTimes, 0.5)
+                Bench.emit([("suite", "render"), ("metric", "cold_frame_ms"), ("size", label), ("style", style),
+                            ("median", Bench.quantile(cold, 0.5)), ("p90", Bench.quantile(cold, 0.9)), ("runs", cold.count),
+                            ("peer", "maplibre-native-llvmpipe"), ("peer_median", mlMedian), ("ratio", mlMedian / Bench.quantile(cold, 0.5))])
             }
             renderer.cache.shutDown()
             plain.cache.shutDown()
@@ -171,21 +214,23 @@ enum RenderBench {
         Bench.emit([("suite", "render"), ("metric", "peak_rss_mb"), ("median", Double(usage.ru_maxrss) / 1024), ("runs", 1)])
     }
 
-    /// The median time of a pan: the first frame fills the cache for a slightly larger view,
-    /// then `panFrames` frames move the map a few pixels each way, as a finger does.
-    static func panFrames(_ renderer: MapRenderer, _ camera: MapCamera, _ cr: OpaquePointer) -> Double {
+    /// The median time of a pan, wall clock and this thread's CPU time (on a shared machine
+    /// the CPU time is the steadier figure): the first frame fills the cache for a slightly
+    /// larger view, then `panFrames` frames move the map a few pixels each way, as a finger does.
+    static func panFrames(_ renderer: MapRenderer, _ camera: MapCamera, _ cr: OpaquePointer) -> (wall: Double, cpu: Double) {
         var margin = camera
         margin.size = ViewSize(width: camera.size.width + 64, height: camera.size.height + 64)
         renderer.cache.renderNow(renderer.tiles(for: margin))
         var moving = camera
-        var times: [Double] = []
+        var times: [Double] = [], cpu: [Double] = []
         for i in 0..<panFrames {
             let step = i % 10 < 5 ? 3.0 : -3.0
             moving.pan(by: ScreenPoint(x: step, y: step / 2))
-            let t0 = Bench.now()
+            let t0 = Bench.now(), c0 = Bench.threadCPUTime()
             renderer.draw(moving, into: cr, moving: true)
             times.append(Double(Bench.now() - t0) / 1e6)
+            cpu.append(Double(Bench.threadCPUTime() - c0) / 1e6)
         }
-        return Bench.quantile(times, 0.5)
+        return (Bench.quantile(times, 0.5), Bench.quantile(cpu, 0.5))
     }
 }

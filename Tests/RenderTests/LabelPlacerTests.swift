@@ -176,6 +176,25 @@ final class LabelPlacerTests: XCTestCase {
         XCTAssertEqual(Set(named.map { $0.angle }), [0])
     }
 
+    func testOnATurnedMapNamesStayUprightAndStreetNamesTurnWithTheirStreet() throws {
+        let road = Self.line([(200, 2048), (3900, 2048)], "Straight Road")
+        let tile = Self.labelTile([road, Self.point(2048, 1000, "Uprightville")])
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): tile]))
+        var turned = camera
+        turned.bearing = 30
+        try frame(r, turned)
+        let labels = r.labels(for: turned)
+        let town = try XCTUnwrap(labels.first { $0.text == "Uprightville" })
+        XCTAssertEqual(town.angle, 0, "a point label stays level")
+        XCTAssertTrue(town.glyphs.isEmpty)
+        // The east-west road turns 30° counter-clockwise on screen: its letters lie at -30°.
+        let street = try XCTUnwrap(labels.first { $0.text == "Straight Road" })
+        for g in street.glyphs { XCTAssertEqual(g.angle, -30, accuracy: 0.5) }
+        // Its anchor lies on the road (world y 136, half way down tile 4/8/8) wherever the turn
+        // puts it on screen.
+        XCTAssertEqual(turned.worldPoint(at: street.anchor).y, 136, accuracy: 1e-6)
+    }
+
     func testAPanOfAFewPixelsMovesEveryLabelByExactlyThePan() throws {
         var features: [VectorFeature] = []
         for i in 0..<200 { features.append(Self.point(Int32((i * 977) % 4096), Int32((i * 613) % 4096), "Town \(i)")) }
