@@ -179,7 +179,7 @@ struct TilePainter {
     private func strokePass(_ tiles: [PlacedTile], _ layer: DrawLayer, closed: Bool, key: LineKey, dash: [Double]?,
                             cap: LineCap, join: LineJoin, where keep: (VectorFeature) -> Bool) {
         let w = key.width * scale
-        let offset = key.offset * scale
+        let offset = key.offset.isFinite ? key.offset * scale : 0
         if dash == nil && offset == 0 && w <= Self.hairlineWidth {
             hairlines(tiles, layer, key.color, width: w, where: keep)
             return
@@ -213,8 +213,9 @@ struct TilePainter {
     private func circles(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: CirclePaint) {
         features(tiles, layer) { f, p, extent in
             guard f.type == .point else { return }
-            let r = paint.radius.value(f) * scale
-            let sw = paint.strokeWidth.value(f) * scale
+            // Negative sizes would put cairo's context in an error state for the rest of the tile.
+            let r = max(paint.radius.value(f) * scale, 0)
+            let sw = max(paint.strokeWidth.value(f) * scale, 0)
             guard r > 0 || sw > 0 else { return }
             for part in f.parts {
                 for pt in part {

@@ -168,6 +168,8 @@ public struct SymbolLayout: Sendable {
             k += 2
         }
         if !inside, let w = widest { cx = (w.0 + w.1) / 2 }
+        // Cancellation in a huge ring's area can throw the centroid far off: keep it in range.
+        guard cx.isFinite, cy.isFinite, abs(cx) < 2e9, abs(cy) < 2e9 else { return ring[0] }
         return TilePoint(x: Int32(clamping: Int(cx.rounded())), y: Int32(clamping: Int(cy.rounded())))
     }
 

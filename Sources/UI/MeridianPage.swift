@@ -25,7 +25,12 @@ public final class MeridianPage {
     /// The map camera; its size is the map view's.
     public internal(set) var camera: MapCamera
     /// Where each pin stands, by pin id (`pin-<place id>`).
-    public internal(set) var pinCoordinates: [String: Coordinate] = [:]
+    public internal(set) var pinCoordinates: [String: Coordinate] = [:] {
+        didSet { updatePinWorldPoints() }
+    }
+    /// `pinCoordinates` in world coordinates, one per pin view: pins follow every camera frame,
+    /// and projecting them afresh each frame was the page's largest per-frame cost.
+    private var pinWorldPoints: [WorldPoint?] = []
     public internal(set) var selectedPin: String?
     public internal(set) var log: [LogEntry] = []
     /// The single tap the user made last on the map, shown as a callout until `calloutUntil`.
@@ -59,6 +64,8 @@ public final class MeridianPage {
     /// Touch ids (−1: the mouse) whose touch-down caught a glide or a fling: they are no tap.
     var caughtTouchIDs: Set<Int32> = []
     var zoomAtGestureStart = 0.0
+    /// Where (map y) the double-tap-and-drag began.
+    var quickZoomStartY = 0.0
     /// A right-button drag turning the map: the bearing and pointer x when it started.
     var mouseRotation: (bearing: Double, x: Double)?
     var scrollAtGestureStart = 0.0
@@ -163,6 +170,7 @@ public final class MeridianPage {
         pinViews = pins
         rowViews = rows
         for place in places { pinCoordinates["pin-\(place.id)"] = place.coordinate }
+        updatePinWorldPoints()   // observers do not run inside the initializer
         layoutPins()
         wireGestures()
     }
@@ -187,15 +195,24 @@ public final class MeridianPage {
 
     /// Pin views follow the camera: centred on their coordinate.
     func layoutPins() {
-        for pin in pinViews {
-            guard let c = pinCoordinates[pin.name] else { continue }
-            let p = camera.screenPoint(of: c)
+        let center = camera.center, views = pinViews, worlds = pinWorldPoints
+        for i in 0..<min(views.count, worlds.count) {
+            guard var w = worlds[i] else { continue }
+            let pin = views[i]
+            // The copy of the pin nearest the centre, across the antimeridian.
+            let dx = w.x - center.x
+            w.x = center.x + dx - WebMercator.tileSize * (dx / WebMercator.tileSize).rounded()
+            let p = camera.screenPoint(ofWorld: w)
             pin.frame = Rect(x: p.x - PageLayout.pinSize / 2, y: p.y - PageLayout.pinSize / 2,
                              width: PageLayout.pinSize, height: PageLayout.pinSize)
             // A pin scrolled out of the map is neither drawn nor hit (the map clips its children).
             let size = camera.size
             pin.isHidden = pin.frame.maxX < 0 || pin.frame.minX > size.width || pin.frame.maxY < 0 || pin.frame.minY > size.height
         }
+    }
+
+    private func updatePinWorldPoints() {
+        pinWorldPoints = pinViews.map { v in pinCoordinates[v.name].map(WebMercator.world) }
     }
 
     func setCamera(_ c: MapCamera) {

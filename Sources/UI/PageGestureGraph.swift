@@ -93,6 +93,9 @@ public final class PageGestureGraph {
         mapPan.slop = GestureConstants.twoFingerTapSlop
         mapTwoFingerTap.maximumSpreadChange = GestureConstants.scaleSlop
         mapQuickZoom.require(toFail: mapDoubleTap)
+        // A second finger on the map makes it a two-finger gesture, even when the double tap
+        // it waited for fails because of that finger.
+        mapQuickZoom.shouldBegin = { [unowned self] _ in mapPinch.numberOfTouches <= 1 }
         mapTap.require(toFail: mapDoubleTap)
         mapTap.require(toFail: mapQuickZoom)
         mapObserver.isObserver = true
@@ -161,6 +164,17 @@ public final class PageGestureGraph {
         [pageScroll] + [mapPan, mapPinch, mapMouseDrag, mapDoubleTap, mapQuickZoom, mapTap, mapTwoFingerTap, mapObserver]
             + mapGroup.filter { g in ![mapPan, mapPinch].contains { $0 === g } }
             + zip(pinDrags, pinTaps).flatMap { [$0 as GestureRecognizer, $1] } + targetTaps
+    }
+
+    /// Removes every action (the benchmark's "graph alone" figure); the relations stay.
+    public func unbindActions() {
+        for r in all {
+            r.onStateChange = nil
+            (r as? PanGestureRecognizer)?.action = nil
+            (r as? PinchGestureRecognizer)?.action = nil
+            (r as? TapGestureRecognizer)?.action = nil
+            (r as? LongPressGestureRecognizer)?.action = nil
+        }
     }
 
     /// Whether a map gesture of the multi-finger group is running.

@@ -296,11 +296,14 @@ extension MeridianPage {
         case .began:
             stopMapMotion()
             zoomAtGestureStart = camera.zoom
+            // Measured from where it began (it may wait for the double tap to fail while the
+            // finger moves a little), so it never jumps.
+            quickZoomStartY = press.location(in: map).y
             fallthrough
         case .changed:
             // Down zooms in, up zooms out, anchored where the second tap landed.
             let anchor = press.pressLocation(in: map)
-            let dy = press.location(in: map).y - anchor.y
+            let dy = press.location(in: map).y - quickZoomStartY
             var c = camera
             c.setZoom(zoomAtGestureStart + dy / MeridianPage.quickZoomPixelsPerLevel, around: ScreenPoint(x: anchor.x, y: anchor.y))
             setCamera(c)

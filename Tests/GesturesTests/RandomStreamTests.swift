@@ -6,10 +6,11 @@ import Input
 import XCTest
 
 /// Thousands of seeded random touch and mouse streams through the demo page: whatever the
-/// input, nothing crashes, every `began` gets exactly one `ended` or `cancelled`, and once every
-/// finger is up and the timers have run out, every recognizer is back in `possible`. Streams
-/// include deliberate two-finger twists, and a running rotation never turns on a frame where
-/// fingers only land or lift (finger churn without motion).
+/// input, nothing crashes, every `began` gets exactly one `ended` or `cancelled`, fingers
+/// landing or lifting without motion never move the map, and once every finger is up and the
+/// timers have run out, every recognizer is back in `possible`. Streams include deliberate
+/// two-finger twists, and a running rotation never turns on a frame where fingers only land or
+/// lift (finger churn without motion).
 final class RandomStreamTests: XCTestCase {
     func testRandomStreamsNeverLeaveAGestureStuckOrUnfinished() {
         var generator = SplitMix64(seed: 0x4D45_5249_4449_414E)
@@ -118,6 +119,7 @@ final class RandomStreamTests: XCTestCase {
                         changes.append(.up(id: id, at: randomPoint())) // an id that is not down
                     }
                 }
+                let offset = page.mapOffset, zoom = page.mapZoom, logged = page.log.count
                 let rotation = page.graph.mapRotate
                 let (wasRotating, before) = (rotation.state.isActive, rotation.rotation)
                 system.handle(.touch(TouchFrame(time: time, changes: changes)))
@@ -126,6 +128,14 @@ final class RandomStreamTests: XCTestCase {
                     counts["churn while rotating", default: 0] += 1
                     if abs(rotation.rotation - before) > 1e-9 {
                         problem = problem ?? "a finger landing or lifting turned the map by \(rotation.rotation - before)°"
+                    }
+                }
+                // Finger churn: fingers landing or lifting without motion never move the map
+                // (a tap may zoom: the double tap, the two-finger tap, the zoom button).
+                if !moves {
+                    let zoomTap = page.log[logged...].contains { $0 == "doubleTapZoom" || $0 == "twoFingerTapZoom" || $0 == "targetTap zoomIn" }
+                    if page.mapOffset != offset || (!zoomTap && page.mapZoom != zoom) {
+                        problem = problem ?? "fingers landing or lifting moved the map: \(changes), offset \(offset) → \(page.mapOffset), zoom \(zoom) → \(page.mapZoom)"
                     }
                 }
             case 55..<58:

@@ -31,8 +31,8 @@ extension MapRendererTests {
     }
 
     /// At 37° (and others) every pixel of the view is map: with land on every tile's whole
-    /// square, a water-coloured pixel is a missing corner or a seam between tiles (the
-    /// background is another colour), moving and settled.
+    /// square, any other colour is a missing corner (background) or a seam between tiles,
+    /// moving and settled.
     func testATurnedFrameHasNoSeamsAndNoEmptyCorners() throws {
         let allLand = VectorTile(layers: [Fixture.layer("land", [Fixture.rect(0, 0, 4096, 4096)])])
         let renderer = plainRenderer(FixtureSource(every: allLand))

@@ -184,4 +184,24 @@ final class SchemaStyleTests: XCTestCase {
         XCTAssertEqual(image.rgb(x: 128, y: 128), 0xFFFFFF, "not on the line itself")
         XCTAssertEqual(image.rgb(x: 128, y: 148), 0xFFFFFF)
     }
+
+    func testNonsenseValuesDrawNothingBadAndTheLayersAfterThemStillDraw() throws {
+        let style = try Style.parse(Array("""
+            {"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [
+              {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+              {"id": "c", "type": "circle", "source": "s", "source-layer": "p", "paint": {"circle-radius": -5, "circle-stroke-width": 2}},
+              {"id": "d0", "type": "line", "source": "s", "source-layer": "l", "paint": {"line-width": 3, "line-dasharray": [0, 0]}},
+              {"id": "d1", "type": "line", "source": "s", "source-layer": "l", "paint": {"line-width": 3, "line-dasharray": [-1, 2, 3]}},
+              {"id": "w", "type": "line", "source": "s", "source-layer": "l", "paint": {"line-width": -4, "line-color": "nonsense"}},
+              {"id": "f", "type": "fill", "source": "s", "source-layer": "a", "paint": {"fill-color": "#00ff00", "fill-opacity": ["get", "missing"]}}]}
+            """.utf8), path: "nonsense.json")
+        let tile = VectorTile(layers: [
+            Fixture.layer("p", [VectorFeature(type: .point, parts: [[TilePoint(x: 100, y: 100)]])]),
+            Fixture.layer("l", [Fixture.line([(0, 3000), (4096, 3000)])]),
+            Fixture.layer("a", [Fixture.rect(2048, 0, 4096, 2048)]),
+        ])
+        let r = TileRasterizer(sources: [StyledSource(id: "s", source: FixtureSource(every: tile))], style: style)
+        let image = try XCTUnwrap(r.render(TileID(z: 10, x: 0, y: 0), scale: 1)).image
+        XCTAssertEqual(image.rgb(x: 200, y: 60), 0x00FF00, "the fill after the nonsense is drawn (opacity falls back to 1)")
+    }
 }
