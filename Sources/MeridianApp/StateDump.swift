@@ -62,6 +62,9 @@ enum StateDump {
                 ("span", .object([("latDelta", .number(s.span.latitudeDelta)), ("lonDelta", .number(s.span.longitudeDelta))])),
                 ("hintVisible", .bool(s.hintVisible)),
                 ("observedTaps", .int(s.observedMapTaps)),
+                ("errors", .array(core.tileFailures.map { f in
+                    .object([("source", .string(f.source)), ("tile", .string(f.tile.description)), ("message", .string(f.message))])
+                })),
                 ("style", core.mapData.map { d in
                     .object([(d.style.schema == nil ? "path" : "name", .string(d.style.name)),
                              ("schema", d.style.schema.map { .string($0) } ?? .null)])

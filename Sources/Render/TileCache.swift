@@ -138,8 +138,17 @@ public final class TileCache: Sendable {
     public var usage: (tiles: Int, bytes: Int) { shared.state.withLock { ($0.entries.count, $0.bytes) } }
     /// Bytes of freed tile pixels kept for the next tiles (with `usage.bytes`, within the budget).
     var keptPixelBytes: Int { shared.pool.keptBytes }
-    /// Source errors met while drawing, oldest first (at most the last 16).
-    public var errors: [String] { shared.state.withLock { $0.errors } }
+    /// Tiles the sources could not read, each once, oldest first (at most 256).
+    public var errors: [TileFailure] { shared.state.withLock { $0.errors } }
+
+    /// The failures not handed out before, for reporting each once.
+    public func takeNewErrors() -> [TileFailure] {
+        shared.state.withLock { s in
+            let new = Array(s.errors[s.announced...])
+            s.announced = s.errors.count
+            return new
+        }
+    }
 
     /// Drops every cached tile (memory pressure, or a benchmark's cold start).
     public func removeAll() {

@@ -78,7 +78,14 @@ struct CacheState: ~Copyable {
     var inFlight: Set<TileKey> = []
     var newTiles = false
     var stopped = false
-    var errors: [String] = []
+    /// Every distinct tile failure met so far (one per source and tile), oldest first.
+    var errors: [TileFailure] = []
+    var reported: Set<FailureKey> = []
+    /// How many of `errors` were already handed out by `takeNewErrors`.
+    var announced = 0
+    struct FailureKey: Hashable { var source: String; var tile: TileID }
+    /// A damaged planet file could fail on every tile; past this many the rest are dropped.
+    static let maxErrors = 256
 
     mutating func touch(_ id: TileKey) -> RasterImage? {
         guard let e = entries[id] else { return nil }
@@ -88,9 +95,8 @@ struct CacheState: ~Copyable {
     }
 
     mutating func insert(_ id: TileKey, _ r: RenderedTile, budget: Int, pool: PixelPool) {
-        if !r.errors.isEmpty {
-            errors.append(contentsOf: r.errors)
-            if errors.count > 16 { errors.removeFirst(errors.count - 16) }
+        for failure in r.errors where errors.count < Self.maxErrors {
+            if reported.insert(FailureKey(source: failure.source, tile: failure.tile)).inserted { errors.append(failure) }
         }
         clock += 1
         if let old = entries[id] { bytes -= old.image.memoryBytes }

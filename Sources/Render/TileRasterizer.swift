@@ -10,9 +10,38 @@ import Glibc
 /// (a damaged tile in one source still leaves the other sources drawn).
 public struct RenderedTile: Sendable {
     public var image: RasterImage
-    public var errors: [String]
+    public var errors: [TileFailure]
     /// The tile's label candidates (extracted beside the pixels, cached with them).
     var labels: TileLabelSet = .empty
+}
+
+/// A tile a source could not read: which file, which stored tile, and what is wrong. The map
+/// draws that tile from its nearest readable ancestor instead, and reports it once
+/// (stderr and the state dump's `map.errors`).
+public struct TileFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The source's name (its path, for files).
+    public var source: String
+    /// The stored tile that failed (for an overzoomed view, the ancestor that was read).
+    public var tile: TileID
+    /// The problem in words, without the file and tile (they are the fields above).
+    public var message: String
+
+    public init(source: String, tile: TileID, message: String) {
+        self.source = source
+        self.tile = tile
+        self.message = message
+    }
+
+    /// `error` from `source` while drawing `drawn`, placed on the tile the error names.
+    init(_ error: any Error, source: any VectorTileSource, drawn: TileID) {
+        if let e = error as? TileError {
+            self.init(source: source.name, tile: e.tile ?? drawn, message: e.problem)
+        } else {
+            self.init(source: source.name, tile: drawn, message: "\(error)")
+        }
+    }
+
+    public var description: String { "\(source): tile \(tile): \(message)" }
 }
 
 /// A source of tiles under the style source id it fills, and the area it covers (degrees
@@ -118,7 +147,7 @@ public struct TileRasterizer: Sendable {
     /// are reused).
     public func render(_ tile: TileID, pixelSize: Int, scale: Double, pool: PixelPool = .shared) -> RenderedTile? {
         let size = max(1, pixelSize)
-        var errors: [String] = []
+        var errors: [TileFailure] = []
         var layers: [PlacedTile] = []
         for (index, s) in styled.enumerated() where tile.z >= s.source.minZoom {
             let source = s.source
@@ -129,7 +158,13 @@ public struct TileRasterizer: Sendable {
                     layers.append(placed)
                 }
             } catch {
-                errors.append("\(source.name): tile \(tile): \(error)")
+                let failure = TileFailure(error, source: source, drawn: tile)
+                errors.append(failure)
+                if var placed = nearestReadableAncestor(of: tile, above: failure.tile, in: source, pixelSize: Double(size)) {
+                    placed.source = s.id
+                    placed.ground = s.bounds.map { Self.pixelRect($0, tile: tile, pixelSize: Double(size)) }
+                    layers.append(placed)
+                }
             }
         }
         // Open sea (or past the edge of every source): one shared image of the background
@@ -190,6 +225,31 @@ public struct TileRasterizer: Sendable {
         guard let indexed else { return nil }
         let placement = TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize)
         return PlacedTile(tile: indexed.features(near: tile, in: ancestor, margin: Self.cullMargin / pixelSize), placement: placement)
+    }
+
+    /// When the source cannot read `failed` (the tile itself or the ancestor drawn for it), the
+    /// closest ancestor above `failed` that it can read, drawn scaled up into `tile` as for
+    /// overzoom; nil when none within `maxDrawnOverzoom` levels is readable or has data. An
+    /// ancestor that fails too is skipped here (it is reported when it is drawn itself).
+    func nearestReadableAncestor(
+        of tile: TileID, above failed: TileID, in source: any VectorTileSource, pixelSize: Double
+    ) -> PlacedTile? {
+        let top = max(source.minZoom, tile.z - Self.maxDrawnOverzoom, 0)
+        var z = min(failed.z, tile.z) - 1
+        while z >= top {
+            let ancestor = tile.ancestor(levelsUp: tile.z - z)
+            do {
+                if let found = try source.tile(ancestor) {
+                    let indexed = IndexedTile(found)
+                    let placement = TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize)
+                    return PlacedTile(tile: indexed.features(near: tile, in: ancestor, margin: Self.cullMargin / pixelSize), placement: placement)
+                }
+            } catch {
+                // Try the next level up.
+            }
+            z -= 1
+        }
+        return nil
     }
 
     /// How far outside a tile (px) a feature may start and still be drawn into it: the widest

@@ -46,6 +46,16 @@ final class ShippedStyleTests: XCTestCase {
         XCTAssertNotEqual(try colour(at: (60.16450, 24.93852), zoom: 13, r), 0xDBD2CA)
     }
 
+    func testThePMTilesCopyOfHelsinkiGetsTheSameStyleAndPixels() throws {
+        let pm = try TileFiles.open(ShippedDataTests.dataDirectory.appendingPathComponent("test/helsinki.pmtiles").path)
+        let auto = AutomaticStyle.make(for: [try file("world.mbtiles"), pm])
+        XCTAssertEqual(auto.style.schema, "world+openmaptiles")
+        let r = TileRasterizer(sources: auto.sources, style: auto.style)
+        XCTAssertEqual(try colour(at: (60.16450, 24.93852), zoom: 17, r), 0xDBD2CA, "a building")
+        XCTAssertEqual(try colour(at: (60.16598, 24.94395), zoom: 17, r), 0xFCE6B0, "a primary road")
+        XCTAssertEqual(try colour(at: (60.17338, 24.94395), zoom: 17, r), 0xA8CBE0, "water")
+    }
+
     func testWorldStyleByPixels() throws {
         let r = TileRasterizer(sources: [try file("world.mbtiles")])
         XCTAssertEqual(try colour(at: (45, -30), zoom: 4, r), Palette.water, "the Atlantic")

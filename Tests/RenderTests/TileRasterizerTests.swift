@@ -72,7 +72,20 @@ final class TileRasterizerTests: XCTestCase {
         let out = try XCTUnwrap(r.render(TileID(z: 5, x: 3, y: 3), scale: 1))
         XCTAssertEqual(out.image.rgb(x: 60, y: 60), Palette.land)
         XCTAssertEqual(out.errors.count, 1)
-        XCTAssertTrue(out.errors[0].contains("damaged tile data"), out.errors[0])
+        XCTAssertEqual(out.errors.first?.message, "damaged tile data")
+        XCTAssertEqual(out.errors.first?.tile, TileID(z: 5, x: 3, y: 3))
+    }
+
+    func testATileThatCannotBeReadIsDrawnFromItsNearestReadableAncestor() throws {
+        // Zooms 3 and 4 are damaged; 2/0/0 (land in its west half) reads.
+        let source = FixtureSource(tiles: [TileID(z: 2, x: 0, y: 0): Fixture.halfLand], failingZooms: [3, 4])
+        let r = TileRasterizer(sources: [source])
+        let west = try XCTUnwrap(r.render(TileID(z: 4, x: 1, y: 0), scale: 1))
+        let east = try XCTUnwrap(r.render(TileID(z: 4, x: 3, y: 0), scale: 1))
+        XCTAssertEqual(west.image.rgb(x: 128, y: 128), Palette.land, "the ancestor's land, not a blank square")
+        XCTAssertEqual(east.image.rgb(x: 128, y: 128), Palette.water)
+        XCTAssertEqual(west.errors, [TileFailure(source: "fixture", tile: TileID(z: 4, x: 1, y: 0), message: "damaged tile data")])
+        XCTAssertTrue(source.requested.contains(TileID(z: 2, x: 0, y: 0)))
     }
 
     func testAPlaceNameIsNotPaintedIntoTheTileButBecomesACandidateAtItsPoint() throws {
