@@ -8,6 +8,26 @@ enum StateDump {
         .object([("x", .number(r.minX)), ("y", .number(r.minY)), ("width", .number(r.size.width)), ("height", .number(r.size.height))])
     }
 
+    /// `map.labels` (contracts.md §3.1): the labels drawn now, in window px. Beside the contract's
+    /// fields, `collision` (what each keeps others out of) and, for text along a line, `glyphs`.
+    static func labels(_ core: AppCore, _ s: PageSnapshot) -> [JSON] {
+        guard let map = core.renderer.map else { return [] }
+        let ox = s.mapFrame.minX, oy = s.mapFrame.minY
+        func box(_ b: (x: Double, y: Double, width: Double, height: Double)) -> JSON {
+            .object([("x", .number(b.x + ox)), ("y", .number(b.y + oy)), ("width", .number(b.width)), ("height", .number(b.height))])
+        }
+        // Headless runs draw no frames before the dump: they report what a settled frame shows.
+        let labels = core.renderer.synchronousTiles ? map.settledLabels(for: core.page.camera) : map.labels(for: core.page.camera)
+        return labels.map { l in
+            .object([("text", .string(l.text)), ("layer", .string(l.layer)),
+                     ("anchor", .object([("x", .number(l.anchor.x + ox)), ("y", .number(l.anchor.y + oy))])),
+                     ("angle", .number(l.angle)), ("box", box(l.box)), ("collision", .array(l.collisionBoxes.map(box))),
+                     ("glyphs", .array(l.glyphs.map { g in
+                         .object([("x", .number(g.x + ox)), ("y", .number(g.y + oy)), ("angle", .number(g.angle))])
+                     }))])
+        }
+    }
+
     static func json(_ core: AppCore) -> String {
         let s = core.page.snapshot
         let o = core.overlay
@@ -50,6 +70,7 @@ enum StateDump {
                              ("schema", d.style.schema.map { .string($0) } ?? .null)])
                 } ?? .null),
                 ("bearing", .number(s.bearing)),
+                ("labels", .array(labels(core, s))),
             ])),
             ("pins", .array(pins)),
             ("targets", .array(targets)),

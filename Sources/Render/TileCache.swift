@@ -166,15 +166,32 @@ public final class TileCache: Sendable {
     /// at once, and returns all of them (also ones the byte budget could not keep). For
     /// headless runs, never for the UI thread.
     @discardableResult
-    public func renderNow(_ tiles: [TileKey]) -> [TileKey: RasterImage] {
+    public func renderNow(_ tiles: [TileKey]) -> [TileKey: RasterImage] { renderNowWithLabels(tiles).images }
+
+    /// The label candidates of the cached tiles among `tiles` (without touching the LRU order).
+    func labels(_ tiles: [TileKey]) -> [TileKey: TileLabelSet] {
+        shared.state.withLock { s in
+            var out: [TileKey: TileLabelSet] = [:]
+            for id in tiles { if let e = s.entries[id] { out[id] = e.labels } }
+            return out
+        }
+    }
+
+    /// `renderNow`, with each tile's label candidates.
+    func renderNowWithLabels(_ tiles: [TileKey]) -> (images: [TileKey: RasterImage], labels: [TileKey: TileLabelSet]) {
         var found: [TileKey: RasterImage] = [:]
+        var labels: [TileKey: TileLabelSet] = [:]
         let missing = shared.state.withLock { s in
             tiles.filter { id in
-                if let image = s.touch(id) { found[id] = image; return false }
+                if let image = s.touch(id) {
+                    found[id] = image
+                    labels[id] = s.entries[id]?.labels
+                    return false
+                }
                 return true
             }
         }
-        guard !missing.isEmpty else { return found }
+        guard !missing.isEmpty else { return (found, labels) }
         let results = Mutex<[TileKey: RenderedTile]>([:])
         let rasterizer = self.rasterizer, scale = self.scale, pool = shared.pool
         DispatchQueue.concurrentPerform(iterations: missing.count) { i in
@@ -186,7 +203,10 @@ public final class TileCache: Sendable {
             for id in missing.reversed() { if let r = rendered[id] { s.insert(id, r, budget: byteBudget, pool: shared.pool) } }
             s.queue.removeAll { rendered[$0] != nil }
         }
-        for (id, r) in rendered { found[id] = r.image }
-        return found
+        for (id, r) in rendered {
+            found[id] = r.image
+            labels[id] = r.labels
+        }
+        return (found, labels)
     }
 }

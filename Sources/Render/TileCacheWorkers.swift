@@ -68,6 +68,7 @@ final class SharedWork: Sendable {
 struct CacheState: ~Copyable {
     struct Entry {
         var image: RasterImage
+        var labels: TileLabelSet
         var lastUse: UInt64
     }
     var entries: [TileKey: Entry] = [:]
@@ -99,7 +100,7 @@ struct CacheState: ~Copyable {
         }
         clock += 1
         if let old = entries[id] { bytes -= old.image.memoryBytes }
-        entries[id] = Entry(image: r.image, lastUse: clock)
+        entries[id] = Entry(image: r.image, labels: r.labels, lastUse: clock)
         bytes += r.image.memoryBytes
         // Evict least recently used first; the tile just drawn is the newest, so it stays.
         // An evicted tile's pixels go to the pool (once no frame holds it) for the next tile.

@@ -11,6 +11,8 @@ import Glibc
 public struct RenderedTile: Sendable {
     public var image: RasterImage
     public var errors: [TileFailure]
+    /// The tile's label candidates (extracted beside the pixels, cached with them).
+    var labels: TileLabelSet = .empty
 }
 
 /// A tile a source could not read: which file, which stored tile, and what is wrong. The map
@@ -100,6 +102,12 @@ public struct TileRasterizer: Sendable {
     /// reference the tests compare the filler with.
     var fillsWithCairo = false
 
+    /// Labels: the tiles' pixels never hold text; each tile's symbols become candidates for the
+    /// screen-wide placer (`LabelLayer`), from the style's symbol layers, or from `symbols`
+    /// when set (tests feed their own). False: no label candidates at all.
+    public var extractsLabels = true
+    public var symbols: (any SymbolSource)?
+
     /// Sources drawn with `style`, each under the style source id it fills.
     public init(sources: [StyledSource], style: Style) {
         styled = sources
@@ -112,6 +120,12 @@ public struct TileRasterizer: Sendable {
     public init(sources: [any VectorTileSource]) {
         let auto = AutomaticStyle.make(for: sources)
         self.init(sources: auto.sources, style: auto.style)
+    }
+
+    /// Sources drawn with their shipped styles, labelled from `symbols` instead of the style.
+    public init(sources: [any VectorTileSource], symbols: any SymbolSource) {
+        self.init(sources: sources)
+        self.symbols = symbols
     }
 
     /// The side of a raster tile in device pixels at a buffer scale (256 logical px per tile).
@@ -156,14 +170,21 @@ public struct TileRasterizer: Sendable {
         // Open sea (or past the edge of every source): one shared image of the background
         // colour serves every such tile, drawn once, kept once.
         let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
+        let compiled = style.at(zoom: zoom)
+        var labels = TileLabelSet.empty
+        if extractsLabels {
+            let override = symbols
+            labels = TileLabelSet(LabelExtraction.candidates(layers, tile: tile, pixelSize: Double(size), scale: scale) { placed in
+                override?.symbols(in: placed.tile, zoom: zoom) ?? compiled.symbols(in: placed.tile, source: placed.source)
+            })
+        }
         if layers.allSatisfy({ $0.tile.layers.allSatisfy { $0.features.isEmpty } }) {
-            return blank(size: size, color: background(zoom: zoom)).map { RenderedTile(image: $0, errors: errors) }
+            return blank(size: size, color: background(zoom: zoom)).map { RenderedTile(image: $0, errors: errors, labels: labels) }
         }
         // Not cleared: the painter's first step paints the background over every pixel.
         guard let image = RasterImage(width: size, height: size, pool: pool, cleared: false),
               let cr = cairo_create(image.surface) else { return nil }
         defer { cairo_destroy(cr) }
-        let compiled = style.at(zoom: zoom)
         if fillsWithCairo {
             var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: nil)
             painter.paint(layers)
@@ -173,7 +194,7 @@ public struct TileRasterizer: Sendable {
                 painter.paint(layers)
             }
         }
-        return RenderedTile(image: image, errors: errors)
+        return RenderedTile(image: image, errors: errors, labels: labels)
     }
 
     /// The source's data for `tile`. Past the source's deepest level the ancestor there is
