@@ -32,17 +32,22 @@ let package = Package(
         // Render draws and what the label placer places.
         .target(name: "Style", dependencies: ["Tiles"]),
         .target(name: "Render", dependencies: ["Geo", "Tiles", "Style", "CCairo"]),
+        // The user's places file: GeoJSON read and written losslessly, edits with undo, atomic saves.
+        .target(name: "Places", dependencies: ["Geo"]),
         .target(name: "UI", dependencies: ["Gestures", "Geo", "Tiles", "Render", "Input", "CCairo"]),
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
         ]),
         .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Render", "UI", "Wayland", "CCairo"]),
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
+        // Saves a places file in a loop until killed: the crash-safety test's subject (PlacesTests).
+        .executableTarget(name: "places-save-loop", dependencies: ["Places", "Geo"]),
         .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input"]),
 
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "Geo"]),
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib"]),  // fixtures: SQLite + gzip
         .testTarget(name: "RenderTests", dependencies: ["Render", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
