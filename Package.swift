@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
         ]),
-        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Render", "UI", "Wayland", "CCairo"]),
+        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Render", "UI", "Wayland", "Places", "CCairo"]),
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
         // Saves a places file in a loop until killed: the crash-safety test's subject (PlacesTests).
         .executableTarget(name: "places-save-loop", dependencies: ["Places", "Geo"]),
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib"]),  // fixtures: SQLite + gzip
         .testTarget(name: "RenderTests", dependencies: ["Render", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
-        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Input", "Geo", "Render", "CCairo"]),
+        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Input", "Geo", "Render", "Places", "CCairo"]),
         // Start a real compositor (tests/compositor) and run the real meridian binary under it.
         .testTarget(name: "EndToEndTests", dependencies: ["CCairo"]),
     ]

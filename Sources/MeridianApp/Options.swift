@@ -15,6 +15,8 @@ public struct Options: Equatable, Sendable {
     public var showTouches = false
     public var fullscreen = false
     public var verbose = false
+    /// The places file named on the command line (`meridian FILE.geojson`); nil opens the default one.
+    public var document: String?
     public var action: Action = .run
 
     public enum Action: Equatable, Sendable { case run, help, version }
@@ -26,15 +28,19 @@ public struct Options: Equatable, Sendable {
             && a.screenshot == b.screenshot && a.width == b.width && a.height == b.height && a.scale == b.scale
             && a.center?.latitude == b.center?.latitude && a.center?.longitude == b.center?.longitude
             && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas && a.showTouches == b.showTouches
-            && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action
+            && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action && a.document == b.document
     }
 
     public static let version = "0.1.0"
 
     public static let usage = """
-        usage: meridian [options]                       run under the current Wayland compositor
+        usage: meridian [options] [FILE]                run under the current Wayland compositor
                meridian --headless --replay FILE [...]  run the same app with no compositor, from a trace
                meridian --help | --version
+
+        FILE: a places file (GeoJSON, .geojson) to open and edit; default
+              $XDG_DATA_HOME/meridian/places.geojson, created from the shipped sample.
+              A map file (.mbtiles, .pmtiles) opens as --data does.
 
         options:
           --size WxH           window size in logical px (default 800x1280, a portrait tablet)
@@ -106,7 +112,8 @@ public struct Options: Equatable, Sendable {
                 }
                 o.zoom = z
             default:
-                throw UsageError("unknown option '\(arg)'")
+                if arg.hasPrefix("-") && arg != "-" { throw UsageError("unknown option '\(arg)'") }
+                try o.addPositional(arg)
             }
             i += 1
         }
@@ -122,6 +129,22 @@ public struct Options: Equatable, Sendable {
             if o.scale != 1 { throw UsageError("--scale is for --headless; live runs take the compositor's scale") }
         }
         return o
+    }
+}
+
+extension Options {
+    /// A file named without an option: a places document or a map, told apart by its extension
+    /// (a file manager passes whatever the user opened).
+    mutating func addPositional(_ path: String) throws(UsageError) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".mbtiles") || lower.hasSuffix(".pmtiles") {
+            data.append(path)
+        } else if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") {
+            guard document == nil else { throw UsageError("only one places file can be opened, got '\(document ?? "")' and '\(path)'") }
+            document = path
+        } else {
+            throw UsageError("'\(path)' is neither a places file (.geojson) nor a map (.mbtiles, .pmtiles)")
+        }
     }
 }
 

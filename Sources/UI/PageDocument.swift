@@ -1,0 +1,27 @@
+import Geo
+
+/// The seam between the page and the open places document (module `Places`, wired in
+/// `MeridianApp`): the page shows the document's places; the document hears of pin drags
+/// through the log's `pinDragEnded` entries.
+extension MeridianPage {
+    /// Shows `new` (same ids in the same order: an undo, a redo, a rename) with pins at their
+    /// coordinates. Returns false, changing nothing, when the ids differ: the caller builds a
+    /// new page, since pins and rows are made once per place.
+    @discardableResult
+    public func showPlaces(_ new: [Place]) -> Bool {
+        guard new.map(\.id) == places.map(\.id) else { return false }
+        guard new != places || new.contains(where: { pinCoordinates["pin-\($0.id)"] != $0.coordinate }) else { return true }
+        places = new
+        for p in new { pinCoordinates["pin-\(p.id)"] = p.coordinate }
+        layoutPins()
+        invalidate()
+        return true
+    }
+
+    /// The pin id a place's pin has (`pin-<place id>`), and back.
+    public static func pinID(ofPlace id: String) -> String { "pin-\(id)" }
+
+    public static func placeID(ofPin pin: String) -> String? {
+        pin.hasPrefix("pin-") ? String(pin.dropFirst(4)) : nil
+    }
+}
