@@ -53,16 +53,17 @@ final class AppCore {
     }
 
     /// Where the map first looks when nothing else says: the default view over central Helsinki
-    /// when it shows every place already (the shipped sample), else all the places framed.
+    /// when it shows any of the places (the shipped sample, at every window size), else all the
+    /// places framed (a document of somewhere else).
     static func framing(_ places: [Coordinate], _ c: MeridianPage.Configuration) -> (center: Coordinate, zoom: Double)? {
         guard !places.isEmpty else { return nil }
         let layout = PageLayout(windowWidth: c.width, windowHeight: c.height)
         let size = ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height)
         let start = MapCamera(center: HelsinkiPlaces.startCenter, zoom: HelsinkiPlaces.startZoom, size: size, minZoom: 1, maxZoom: 19)
         let inset = PageLayout.minimumTarget
-        let shown = places.allSatisfy { p in
+        let shown = places.contains { p in
             let s = start.screenPoint(of: p)
-            return s.x >= inset && s.x <= size.width - inset && s.y >= inset && s.y <= size.height - inset
+            return s.x >= 0 && s.x <= size.width && s.y >= 0 && s.y <= size.height
         }
         if shown { return nil }
         let lats = places.map(\.latitude), lons = places.map(\.longitude)
