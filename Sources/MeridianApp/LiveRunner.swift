@@ -104,5 +104,8 @@ final class LiveApp: WaylandApp {
             core.tilesReady()
         }
     }
-    func setSuspended(_ suspended: Bool) {}
+    /// A phone shell suspends a window it may kill next: edits waiting for their save go now.
+    func setSuspended(_ suspended: Bool) {
+        if suspended { core.finish() }
+    }
 }
