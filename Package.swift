@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Module layering (docs/ARCHITECTURE.md): data flows down; a target depends only on the
-// targets below it, and SwiftPM enforces that through these dependency lists.
+// targets below it. scripts/test.sh enforces these lists: `swift build
+// --explicit-target-dependency-import-check error` refuses an import of a target outside a
+// target's dependencies and theirs, and scripts/check-imports.sh one not declared here directly.
 let package = Package(
     name: "Meridian",
     products: [
@@ -42,7 +44,7 @@ let package = Package(
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
         // Saves a places file in a loop until killed: the crash-safety test's subject (PlacesTests).
         .executableTarget(name: "places-save-loop", dependencies: ["Places", "Geo"]),
-        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input"]),
+        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input", "CCairo"]),
 
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input"]),

@@ -15,5 +15,10 @@ bash scripts/check-data.sh
 scripts/fuzz.sh all 25
 # The end-to-end tests start their own compositors; never let them talk to the user's.
 unset WAYLAND_DISPLAY DISPLAY WAYLAND_SOCKET
-swift build
+# The layering is enforced, not only claimed: an import of a target not declared in Package.swift
+# fails (SwiftPM's check accepts one reached through another dependency; check-imports.sh does not).
+scripts/check-imports.sh
+swift build --explicit-target-dependency-import-check error
+# The app installs like a Linux app and runs from its prefix (desktop file, metainfo, man page).
+scripts/check-install.sh
 swift test "$@"

@@ -43,6 +43,9 @@ final class AppCore {
         }
         self.configuration = configuration
         page = MeridianPage(configuration, places: places)
+        if let view, configuration.center == view.center {
+            page.restoreView(scrollY: view.scrollY, selectedPlace: view.selected?.rawValue)
+        }
         overlay = TouchOverlay(visible: options.showTouches)
         self.mapData = mapData
         self.synchronousTiles = synchronousTiles

@@ -25,3 +25,13 @@ extension MeridianPage {
         pin.hasPrefix("pin-") ? String(pin.dropFirst(4)) : nil
     }
 }
+
+extension MeridianPage {
+    /// Puts the page back where the user left it: the scroll (clamped to the page) and the
+    /// selected place, if it still exists. The camera comes through `Configuration`.
+    public func restoreView(scrollY: Double, selectedPlace: String?) {
+        setScroll(min(max(scrollY, 0), maxScrollY))
+        if let id = selectedPlace, places.contains(where: { $0.id == id }) { selectedPin = MeridianPage.pinID(ofPlace: id) }
+        invalidate()
+    }
+}
