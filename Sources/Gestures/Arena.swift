@@ -25,34 +25,45 @@ extension GestureSystem {
     /// A recognizer asks to leave `possible` for `target` (`.began` or `.ended`).
     func request(_ r: GestureRecognizer, _ target: GestureState) {
         r.pending = target
+        note("\(r) asks to \(target == .began ? "begin" : "be recognized")")
         _ = decide(r)
+    }
+
+    /// Refuses `r`'s request, saying why in the trace.
+    private func refuse(_ r: GestureRecognizer, _ reason: @autoclosure () -> String) {
+        note("\(r) fails: \(reason())")
+        arenaFailing = true
+        r.fail()
+        arenaFailing = false
     }
 
     /// Decides a held-back request: commits it, refuses it, or keeps holding it.
     /// Returns true when the recognizer's state changed.
     func decide(_ r: GestureRecognizer) -> Bool {
         guard let target = r.pending, r.state == .possible else { return false }
-        if r.requiredToFail.contains(where: { $0.state.isActive || $0.state == .ended }) {
-            r.fail()
+        if let winner = r.requiredToFail.first(where: { $0.state.isActive || $0.state == .ended }) {
+            refuse(r, "\(winner), which it requires to fail, \(winner.state == .ended ? "was recognized" : "began")")
             return true
         }
         if !r.isObserver {
             for s in participants where s !== r && s.state.isActive && !s.isObserver
                 && sharesCurrentTouch(r, s) && !canRecognizeSimultaneously(r, s) {
-                r.fail()
+                refuse(r, "\(s) is running with its touch")
                 return true
             }
         }
-        if r.requiredToFail.contains(where: { $0.state == .possible && !$0.isIdle }) {
+        if let undecided = r.requiredToFail.first(where: { $0.state == .possible && !$0.isIdle }) {
+            note("\(r) waits for \(undecided) to fail")
             return false
         }
         if target == .began {
             switch secondFingerWait(for: r) {
             case .wait(let until):
+                if r.graceDeadline != until { note("\(r) waits until \(until) for \(r.waitingFor.map { "\($0)" } ?? "?") to get its fingers") }
                 r.graceDeadline = until
                 return false
             case .yield:
-                r.fail()
+                refuse(r, "\(r.waitingFor.map { "\($0)" } ?? "?") got its fingers in time")
                 return true
             case .go:
                 break
@@ -60,7 +71,7 @@ extension GestureSystem {
         }
         // Asked once, at the moment it would really leave `possible` (as UIKit does).
         if let shouldBegin = r.shouldBegin, !shouldBegin(r) {
-            r.fail()
+            refuse(r, "its shouldBegin said no")
             return true
         }
         commit(r, target)
@@ -96,12 +107,13 @@ extension GestureSystem {
     private func commit(_ r: GestureRecognizer, _ target: GestureState) {
         r.pending = nil
         r.graceDeadline = nil
+        note("\(r) wins: \(target == .began ? "begins" : "is recognized")")
         r.setState(target)
         for s in participants where s !== r && s.state == .possible {
             if s.requiredToFail.contains(where: { $0 === r }) {
-                s.fail()
+                refuse(s, "it requires \(r) to fail")
             } else if !r.isObserver && !s.isObserver && sharesAnyTouch(r, s) && !canRecognizeSimultaneously(r, s) {
-                s.fail()
+                refuse(s, "lost its touch to \(r)")
             }
         }
     }

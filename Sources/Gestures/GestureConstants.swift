@@ -13,6 +13,18 @@ public enum GestureConstants {
     /// taken off the first scroll delta, so a larger value delays, never jumps.
     public static let touchSlop: Double = 12
 
+    /// px the mouse may move with the button held and still click, and the distance a mouse
+    /// drag travels before it begins. A mouse does not wobble like a fingertip: Flutter uses 2
+    /// for a precise pointer's pan slop (kPrecisePointerPanSlop) against 18 for touch. With the
+    /// touch slop a mouse drag feels stuck, and a drag of a few px clicks instead of panning.
+    public static let mouseSlop: Double = 2
+
+    /// px each finger of a two-finger tap may move: people's two-finger taps settle more than
+    /// one finger does (the second finger rolls as it lands), about 2.5–3 mm in recordings,
+    /// more than `touchSlop`. The tap also fails once the fingers' spread changes by more than
+    /// `scaleSlop`, so a quick pinch is never a two-finger tap.
+    public static let twoFingerTapSlop: Double = 20
+
     /// px the centroid distance ("span") of two fingers must change before a pinch begins;
     /// Flutter's kScaleSlop is 18 lp. A pinch smaller than this is a two-finger pan.
     public static let scaleSlop: Double = 18

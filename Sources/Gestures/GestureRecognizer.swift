@@ -147,6 +147,9 @@ public class GestureRecognizer {
     /// Gives up: from `possible` (or a held-back transition) to `failed`.
     func fail() {
         guard state == .possible else { return }
+        if let system, !system.arenaFailing, system.trace != nil {
+            system.note("\(self) fails by its own rule\(pending == nil ? "" : " while waiting")")
+        }
         pending = nil
         graceDeadline = nil
         setState(.failed)
@@ -158,6 +161,12 @@ public class GestureRecognizer {
     func failAndRestart(with touch: Touch) {
         fail()
         system?.offerLater(touch, to: self)
+    }
+
+    /// The gesture ended with fingers still down: once reset, it gets them back, so a finger
+    /// landing again continues with them (a re-grip) instead of starting elsewhere.
+    func keepTouchesForNextGesture() {
+        for t in touches { system?.offerLater(t, to: self) }
     }
 
     /// Asks the arena to decide a held-back begin now instead of waiting for a second finger

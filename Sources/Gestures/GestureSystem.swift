@@ -30,6 +30,13 @@ public final class GestureSystem {
     var mouseSerial: UInt64?
     private var handling = false
 
+    /// The arena trace: when set, every frame's requests, waits, wins and failures are handed
+    /// to it as one line each ("412.5 mapTap waits for mapDoubleTap to fail"). Off (nil) it
+    /// costs nothing: no line is built. `MERIDIAN_GESTURE_TRACE=1` or `--verbose` prints it.
+    public var trace: ((String) -> Void)?
+    /// Set while the arena makes a recognizer fail for a reason it has already traced.
+    var arenaFailing = false
+
     public init(root: GestureView) {
         self.root = root
         activeTouches.reserveCapacity(16)
@@ -95,6 +102,12 @@ public final class GestureSystem {
             settle()
         }
         now = max(now, time)
+    }
+
+    /// One line of the arena trace, built only when tracing.
+    func note(_ line: @autoclosure () -> String) {
+        guard let trace else { return }
+        trace("\(now) \(line())")
     }
 
     // MARK: Touches

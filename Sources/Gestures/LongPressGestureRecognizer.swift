@@ -18,23 +18,23 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     public var numberOfTapsRequired: Int
     public var numberOfTouchesRequired = 1
     public var minimumPressDuration: Double
+    /// px the press may move before it begins (the taps before it: `tolerances`).
     public var allowableMovement = GestureConstants.longPressAllowableMovement
-    public var maximumTapMovement = GestureConstants.touchSlop
-    public var maximumTapInterval = GestureConstants.doubleTapTimeout
-    public var minimumTapInterval = GestureConstants.doubleTapMinTime
-    public var maximumTapDistance = GestureConstants.doubleTapMaxDistance
+    /// Slops, intervals and distances of the taps before the press.
+    public var tolerances: TapTolerances {
+        get { chain.tolerances }
+        set { chain.tolerances = newValue }
+    }
 
     /// Called on every state change.
     public var action: ((LongPressGestureRecognizer) -> Void)?
 
     /// Taps completed before the press.
-    public private(set) var tapsCompleted = 0
+    public var tapsCompleted: Int { chain.taps }
 
+    private var chain = TapChain()
     private var pressing = false
     private var pressStart = Point.zero
-    private var tapStart = Point.zero
-    private var lastLiftTime = 0.0
-    private var mostTouches = 0
     private var readyToBegin = false
     private var moved = false
 
@@ -54,22 +54,18 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
 
     override func touchBegan(_ touch: Touch, time: Double) {
         if touches.count == 1 {
-            if tapsCompleted > 0 {
-                if time - lastLiftTime < minimumTapInterval || touch.location.distance(to: tapStart) > maximumTapDistance {
-                    failAndRestart(with: touch)
-                    return
-                }
-                cancelTimer()
+            guard chain.firstFingerLanded(touch, time: time) else {
+                failAndRestart(with: touch)
+                return
             }
-            tapStart = touch.location
-            mostTouches = 0
+            if chain.taps > 0 { cancelTimer() }
         }
-        mostTouches = max(mostTouches, touches.count)
+        chain.touchesDown(touches.count)
         if touches.count > numberOfTouchesRequired {
             fail()
             return
         }
-        if touches.count == numberOfTouchesRequired && tapsCompleted == numberOfTapsRequired {
+        if touches.count == numberOfTouchesRequired && chain.taps == numberOfTapsRequired {
             pressing = true
             pressStart = touches.centroid ?? touch.location
             if minimumPressDuration == 0 {
@@ -83,8 +79,8 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     override func touchMoved(_ touch: Touch, time: Double) {
         moved = true
         guard state == .possible, pending == nil, !readyToBegin else { return }
-        let limit = pressing ? allowableMovement : maximumTapMovement
-        if touch.location.distance(to: touch.startLocation) > limit { fail() }
+        let tooFar = pressing ? touch.location.distance(to: touch.startLocation) > allowableMovement : chain.movedTooFar(touch)
+        if tooFar { fail() }
     }
 
     override func touchEnded(_ touch: Touch, time: Double) {
@@ -92,22 +88,16 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
             if touches.count < numberOfTouchesRequired { finish() }
             return
         }
-        if pressing || pending != nil {
-            fail()
-            return
-        }
-        if touch.location.distance(to: touch.startLocation) > maximumTapMovement {
+        if pressing || pending != nil || chain.movedTooFar(touch) {
             fail()
             return
         }
         guard touches.isEmpty else { return }
-        guard mostTouches == numberOfTouchesRequired else {
+        guard chain.tapLifted(time: time, touchesRequired: numberOfTouchesRequired) else {
             fail()
             return
         }
-        tapsCompleted += 1
-        lastLiftTime = time
-        setTimer(at: time + maximumTapInterval)
+        setTimer(at: chain.nextTapDeadline)
     }
 
     override func frameEnded(time: Double) {
@@ -133,14 +123,13 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     }
 
     override func resetState() {
-        tapsCompleted = 0
+        chain.reset()
         pressing = false
-        mostTouches = 0
         readyToBegin = false
         moved = false
     }
 
-    override var isInTapChain: Bool { numberOfTapsRequired > 0 && tapsCompleted > 0 }
-    override var hasChainState: Bool { tapsCompleted > 0 }
+    override var isInTapChain: Bool { numberOfTapsRequired > 0 && chain.taps > 0 }
+    override var hasChainState: Bool { chain.taps > 0 }
     override func performAction() { action?(self) }
 }

@@ -11,12 +11,27 @@ import Input
 ///
 /// With `removesSlopFromTranslation` (the default) the translation starts from the slop circle,
 /// so content follows the finger from where the drag was recognized instead of jumping by the
-/// slop. Fingers landing or lifting mid-drag do not make the translation jump either.
+/// slop. Fingers landing or lifting mid-drag do not make the translation jump either, and
+/// while it has fewer fingers than `minimumNumberOfTouches` it gathers no translation: a
+/// two-finger pan measures from the moment its second finger lands, however far the first one
+/// had moved or drifted (no jump by the first finger's travel).
+///
+/// The slop depends on what drags: `slop` for fingers, `mouseSlop` (much smaller) for the mouse.
 public final class PanGestureRecognizer: GestureRecognizer {
     public var minimumNumberOfTouches = 1
     public var maximumNumberOfTouches = Int.max
     public var slop = GestureConstants.touchSlop
+    public var mouseSlop = GestureConstants.mouseSlop
     public var removesSlopFromTranslation = true
+    /// Keep the fingers left when the drag ends (fewer than the minimum) for the next drag: a
+    /// finger lifting and landing again while the others stay down (a re-grip) continues at
+    /// once, without a new slop, and the fingers left meanwhile go to nobody else.
+    public var keepsTouchesForRegrip = false
+
+    /// The direction of the drag when it failed because its view's `canScroll` said no (a
+    /// sideways drag on a page that scrolls only up and down); nil otherwise. Read it in the
+    /// `failed` action.
+    public private(set) var refusedDirection: DragDirection?
 
     /// Called on every state change (`began`, `changed`, `ended`, `cancelled`, `failed`).
     public var action: ((PanGestureRecognizer) -> Void)?
@@ -28,6 +43,8 @@ public final class PanGestureRecognizer: GestureRecognizer {
     /// Subtracted from the accumulated movement: the slop taken off, and `setTranslation`.
     private var origin = Point.zero
     private var moved = false
+    /// Began with fingers kept from the last drag: continue without a slop.
+    private var regripping = false
     private var tracker = VelocityTracker()
 
     public init(name: String = "", minimumTouches: Int = 1, maximumTouches: Int = .max) {
@@ -62,7 +79,14 @@ public final class PanGestureRecognizer: GestureRecognizer {
             return
         }
         rebase()
-        if touches.count == 1 { tracker.add(position, at: time) }
+        if state == .possible && touches.count <= minimumNumberOfTouches {
+            // Too few fingers until now: what they did is no drag of this recognizer.
+            accumulated = .zero
+            origin = .zero
+            tracker.reset()
+            tracker.add(position, at: time)
+        }
+        if keepsTouchesForRegrip && touch.startTime < time { regripping = true }
     }
 
     override func touchMoved(_ touch: Touch, time: Double) {
@@ -76,6 +100,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
             if pending == .began { decideWithoutGrace() }
             if state.isActive {
                 finish()
+                if keepsTouchesForRegrip { keepTouchesForNextGesture() }
             } else if touches.isEmpty || pending != nil {
                 fail()
             }
@@ -93,12 +118,14 @@ public final class PanGestureRecognizer: GestureRecognizer {
               touches.count >= minimumNumberOfTouches, touches.count <= maximumNumberOfTouches else { return }
         let d = position
         let distance = d.length
+        let slop = regripping ? 0 : (touches.allSatisfy { $0.kind == .mouse } ? mouseSlop : self.slop)
         guard distance > slop else { return }
         if let canScroll = view?.canScroll, !canScroll(DragDirection(of: d)) {
+            refusedDirection = DragDirection(of: d)
             fail()
             return
         }
-        if removesSlopFromTranslation { origin = d * (slop / distance) }
+        if removesSlopFromTranslation && slop > 0 { origin = d * (slop / distance) }
         requestBegin()
     }
 
@@ -116,6 +143,8 @@ public final class PanGestureRecognizer: GestureRecognizer {
         lastCentroid = .zero
         origin = .zero
         moved = false
+        regripping = false
+        refusedDirection = nil
         tracker.reset()
     }
 

@@ -29,12 +29,11 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     /// The point between the fingers, in `view`'s coordinates.
     public func focalPoint(in view: GestureView?) -> Point { location(in: view) }
 
-    private var spread: Double {
-        guard touches.count >= 2, let c = touches.centroid else { return 0 }
-        var sum = 0.0
-        for t in touches { sum += t.location.distance(to: c) }
-        return 2 * sum / Double(touches.count)
-    }
+    private var spread: Double { touches.spread }
+
+    /// Keep the fingers left when the pinch ends for the next one (a re-grip: a finger lifts
+    /// and lands again while the other stays down); see `PanGestureRecognizer`.
+    public var keepsTouchesForRegrip = false
 
     override func touchBegan(_ touch: Touch, time: Double) { rebase() }
 
@@ -45,6 +44,7 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         if touches.count < 2 {
             if state.isActive {
                 finish()
+                if keepsTouchesForRegrip { keepTouchesForNextGesture() }
             } else if touches.isEmpty {
                 fail()
             }

@@ -16,21 +16,24 @@ import Input
 public final class TapGestureRecognizer: GestureRecognizer {
     public var numberOfTapsRequired: Int
     public var numberOfTouchesRequired: Int
-    public var maximumMovement = GestureConstants.touchSlop
-    public var maximumTapInterval = GestureConstants.doubleTapTimeout
-    public var minimumTapInterval = GestureConstants.doubleTapMinTime
-    public var maximumTapDistance = GestureConstants.doubleTapMaxDistance
+    /// Slops, intervals and distances of its taps.
+    public var tolerances: TapTolerances {
+        get { chain.tolerances }
+        set { chain.tolerances = newValue }
+    }
+    /// With several fingers: px their spread (the distance between two fingers) may change and
+    /// still tap; nil for no limit. A quick pinch is then never a two-finger tap.
+    public var maximumSpreadChange: Double?
 
     /// Called on every state change; `.ended` means recognized.
     public var action: ((TapGestureRecognizer) -> Void)?
 
     /// Taps completed in the current chain.
-    public private(set) var numberOfTaps = 0
+    public var numberOfTaps: Int { chain.taps }
 
-    private var mostTouchesInTap = 0
-    private var tapStart = Point.zero
-    private var lastLiftTime = 0.0
+    private var chain = TapChain()
     private var tapLocation = Point.zero
+    private var spreadAtDown = 0.0
     private var complete = false
 
     public init(name: String = "", taps: Int = 1, touches: Int = 1) {
@@ -41,42 +44,43 @@ public final class TapGestureRecognizer: GestureRecognizer {
 
     override func touchBegan(_ touch: Touch, time: Double) {
         if touches.count == 1 {
-            if numberOfTaps > 0 {
-                if time - lastLiftTime < minimumTapInterval || touch.location.distance(to: tapStart) > maximumTapDistance {
-                    failAndRestart(with: touch)
-                    return
-                }
-                cancelTimer()
+            guard chain.firstFingerLanded(touch, time: time) else {
+                failAndRestart(with: touch)
+                return
             }
-            tapStart = touch.location
-            mostTouchesInTap = 0
+            cancelTimer()
         }
-        mostTouchesInTap = max(mostTouchesInTap, touches.count)
-        if touches.count == numberOfTouchesRequired, let c = touches.centroid { tapLocation = c }
+        chain.touchesDown(touches.count)
+        if touches.count == numberOfTouchesRequired, let c = touches.centroid {
+            tapLocation = c
+            spreadAtDown = touches.spread
+        }
         if touches.count > numberOfTouchesRequired { fail() }
     }
 
     override func touchMoved(_ touch: Touch, time: Double) {
-        if touch.location.distance(to: touch.startLocation) > maximumMovement { fail() }
+        if chain.movedTooFar(touch) {
+            fail()
+        } else if let limit = maximumSpreadChange, touches.count >= 2, abs(touches.spread - spreadAtDown) > limit {
+            fail()
+        }
     }
 
     override func touchEnded(_ touch: Touch, time: Double) {
-        guard touch.location.distance(to: touch.startLocation) <= maximumMovement else {
+        guard !chain.movedTooFar(touch) else {
             fail()
             return
         }
         guard touches.isEmpty else { return }
-        guard mostTouchesInTap == numberOfTouchesRequired else {
+        guard chain.tapLifted(time: time, touchesRequired: numberOfTouchesRequired) else {
             fail()
             return
         }
-        numberOfTaps += 1
-        lastLiftTime = time
         lastLocation = tapLocation
-        if numberOfTaps >= numberOfTapsRequired {
+        if chain.taps >= numberOfTapsRequired {
             complete = true
         } else {
-            setTimer(at: time + maximumTapInterval)
+            setTimer(at: chain.nextTapDeadline)
         }
     }
 
@@ -87,13 +91,12 @@ public final class TapGestureRecognizer: GestureRecognizer {
     override func timerFired(time: Double) { fail() }
 
     override func resetState() {
-        numberOfTaps = 0
-        mostTouchesInTap = 0
+        chain.reset()
         complete = false
     }
 
     override var wantsMoreTouches: Bool { !touches.isEmpty && touches.count < numberOfTouchesRequired }
-    override var isInTapChain: Bool { numberOfTapsRequired > 1 && numberOfTaps > 0 }
-    override var hasChainState: Bool { numberOfTaps > 0 }
+    override var isInTapChain: Bool { numberOfTapsRequired > 1 && chain.taps > 0 }
+    override var hasChainState: Bool { chain.taps > 0 }
     override func performAction() { action?(self) }
 }

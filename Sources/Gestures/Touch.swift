@@ -57,6 +57,15 @@ extension Array where Element == Touch {
         return Point(x: sx / Double(count), y: sy / Double(count))
     }
 
+    /// Twice the mean distance of the touches from their centroid (for two: their distance);
+    /// zero with fewer than two.
+    var spread: Double {
+        guard count >= 2, let c = centroid else { return 0 }
+        var sum = 0.0
+        for t in self { sum += t.location.distance(to: c) }
+        return 2 * sum / Double(count)
+    }
+
     func index(ofSerial serial: UInt64) -> Int? {
         firstIndex { $0.serial == serial }
     }

@@ -2,7 +2,9 @@ import Input
 
 /// Estimates a finger's velocity by a least-squares line through its recent positions.
 ///
-/// Only samples within `GestureConstants.velocityHorizon` ms of the newest count, and the
+/// Only samples within `GestureConstants.velocityHorizon` ms of the newest count, and only
+/// those after the last pause (a gap of more than `velocityRestTime` ms between two samples:
+/// a finger that stopped, waited and moved on flings only with what came after the wait). The
 /// velocity is zero when the newest sample is older than `velocityRestTime` ms: a finger that
 /// stopped before lifting must not fling. Storage is a fixed ring, so adding samples never
 /// allocates. Velocities are in px per **second** (like UIKit), positions in px, times in ms.
@@ -54,10 +56,12 @@ public struct VelocityTracker: Sendable {
         // Means over the samples inside the horizon, measured from the newest sample for precision.
         var used = 0
         var st = 0.0, sx = 0.0, sy = 0.0
+        var newer = tNewest
         for k in 0..<count {
             let i = (newest + n - k) % n
             let t = times[i] - tNewest
-            guard -t <= GestureConstants.velocityHorizon else { break }
+            guard -t <= GestureConstants.velocityHorizon, newer - times[i] <= GestureConstants.velocityRestTime else { break }
+            newer = times[i]
             st += t
             sx += xs[i]
             sy += ys[i]

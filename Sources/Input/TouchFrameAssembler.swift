@@ -58,6 +58,9 @@ public struct TouchFrameAssembler: Sendable {
         return f
     }
 
+    /// Whether changes are waiting for a `wl_touch.frame`.
+    public var hasPending: Bool { !pending.isEmpty }
+
     /// `wl_touch.cancel`: every point is cancelled and its id forgotten, pending changes included.
     public mutating func cancel() {
         pending.removeAll(keepingCapacity: true)

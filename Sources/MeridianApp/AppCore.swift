@@ -1,4 +1,5 @@
 import CCairo
+import Glibc
 import Geo
 import Gestures
 import Input
@@ -28,17 +29,26 @@ final class AppCore {
         let session = session ?? (try? DocumentSession.open(for: options)) ?? nil
         self.session = session
         let places = session?.pagePlaces ?? []
+        // Where the map first looks: --center/--zoom, else a map file given on the command line
+        // (its own centre), else the view saved for this document, else its places framed (when
+        // the default view shows none of them), else the shipped map's own start.
         var configuration = MeridianPage.Configuration(
             width: Double(options.width), height: Double(options.height),
             center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) },
             zoom: options.zoom, showHitAreas: options.showHitAreas)
         if configuration.center == nil && configuration.zoom == nil {
-            if let view {
+            if !options.data.isEmpty, let start = mapData?.startCenter {
+                configuration.center = start
+                configuration.zoom = mapData?.startZoom
+            } else if let view {
                 configuration.center = view.center
                 configuration.zoom = view.zoom
             } else if let framed = AppCore.framing(places.map(\.coordinate), configuration) {
                 configuration.center = framed.center
                 configuration.zoom = framed.zoom
+            } else {
+                configuration.center = mapData?.startCenter
+                configuration.zoom = mapData?.startZoom
             }
         }
         self.configuration = configuration
@@ -51,8 +61,12 @@ final class AppCore {
         self.synchronousTiles = synchronousTiles
         self.scale = scale
         renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
+        if let title = mapData?.title { renderer.title = title }
         page.renderScale = scale
         showDocumentTitle()
+        if options.verbose || AppCore.gestureTraceRequested {
+            page.gestures.trace = { line in printError("gestures: \(line)") }
+        }
     }
 
     /// Where the map first looks when nothing else says: the default view over central Helsinki
@@ -80,9 +94,15 @@ final class AppCore {
 
     private func showDocumentTitle() {
         if let session {
-            renderer.title = session.document.name
+            renderer.documentName = session.document.name
             renderer.notice = session.notice
         }
+    }
+
+    /// `MERIDIAN_GESTURE_TRACE=1`: print the arena trace (who asked, waited, won, and why).
+    static var gestureTraceRequested: Bool {
+        guard let v = getenv("MERIDIAN_GESTURE_TRACE") else { return false }
+        return String(cString: v) == "1"
     }
 
     func handle(_ frame: InputFrame) {
@@ -137,6 +157,7 @@ final class AppCore {
             // Tiles are rasterized for one scale; a new scale needs a new cache.
             renderer.map?.cache.shutDown()
             renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
+            if let title = mapData?.title { renderer.title = title }
             self.scale = scale
             page.renderScale = scale
             showDocumentTitle()

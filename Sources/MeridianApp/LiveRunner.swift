@@ -39,6 +39,7 @@ public enum LiveRunner {
         window.width = options.width
         window.height = options.height
         window.fullscreen = options.fullscreen
+        window.fitScreen = !options.sizeGiven
         do {
             try client.run(app, options: window)
         } catch {

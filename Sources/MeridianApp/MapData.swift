@@ -1,3 +1,4 @@
+import Geo
 import Glibc
 import Wayland
 import Render
@@ -8,6 +9,15 @@ import Tiles
 struct MapData {
     let sources: [any VectorTileSource]
     let attributions: [MapAttribution]
+    /// The `--data` files' own name for the map (the topmost file's metadata `name`), shown in
+    /// the page header; nil for the shipped data.
+    var title: String?
+    /// Where the map opens without `--center`/`--zoom`: the topmost `--data` file's metadata
+    /// centre, else the middle of its bounds; nil for the shipped data (the Helsinki start).
+    var startCenter: Coordinate?
+    var startZoom: Double?
+    /// Said once with `--verbose` (e.g. an MBTiles file whose lookups scan the table).
+    var notices: [String] = []
 
     static let shippedFiles = ["world.mbtiles", "helsinki.mbtiles"]
 
@@ -32,21 +42,48 @@ struct MapData {
         return String(path[..<slash])
     }
 
-    /// Opens `paths` in order (later files draw over earlier ones). A file that cannot be read
-    /// is a `TileError` naming it.
+    /// Opens `paths` in order (later files draw over earlier ones), each as MBTiles or PMTiles
+    /// by its first bytes. A file that cannot be read is a `TileError` naming it.
     static func open(_ paths: [String]) throws(TileError) -> MapData {
-        var sources: [any VectorTileSource] = []
+        var files: [any TileFile] = []
         var attributions: [MapAttribution] = []
+        var notices: [String] = []
         for path in paths {
-            let source = try MBTilesSource(path: path)
-            sources.append(source)
-            if let text = source.attribution.map(MapAttribution.plainText(fromHTML:)), !text.isEmpty {
-                let b = source.metadata.bounds
-                attributions.append(MapAttribution(text: text, bounds: b.map { ($0.west, $0.south, $0.east, $0.north) },
-                                                   minZoom: Double(source.minZoom)))
+            let file = try TileFiles.open(path)
+            files.append(file)
+            for credit in MapAttribution.of(file) where !attributions.contains(where: { $0.text == credit.text }) {
+                attributions.append(credit)
+            }
+            if let mbtiles = file as? MBTilesSource, mbtiles.lookupsScanTable {
+                notices.append("\(path): the tiles table has no index on (zoom_level, tile_column, tile_row); every tile lookup scans the table and will be slow")
             }
         }
-        return MapData(sources: sources, attributions: attributions)
+        var data = MapData(sources: files, attributions: attributions, notices: notices)
+        // The topmost file that says where it is decides the start and the title.
+        if let top = files.last(where: { $0.metadata.center != nil || $0.metadata.bounds != nil }) ?? files.last {
+            (data.startCenter, data.startZoom) = startCamera(top.metadata)
+        }
+        data.title = files.last(where: { !($0.metadata.name ?? "").trimmingSpaces.isEmpty })?.metadata.name?.trimmingSpaces
+        return data
+    }
+
+    /// The file's metadata centre (zoom from the centre, else one that fits its bounds), else
+    /// the middle of its bounds; nil when the metadata has neither.
+    static func startCamera(_ m: MBTilesMetadata) -> (Coordinate?, Double?) {
+        var fitZoom: Double?
+        if let b = m.bounds {
+            // About the 768-px-wide map view: 3 tiles across hold the bounds' width.
+            let span = max(b.east - b.west, 1e-6)
+            fitZoom = min(max(log2(360 / span * 3), Double(m.minZoom)), Double(m.maxZoom) + 2)
+        }
+        if let c = m.center {
+            return (Coordinate(latitude: c.latitude, longitude: c.longitude), c.zoom ?? fitZoom)
+        }
+        guard let b = m.bounds else { return (nil, nil) }
+        let mid = WebMercator.coordinate(WorldPoint(
+            x: (WebMercator.world(Coordinate(latitude: b.north, longitude: b.west)).x + WebMercator.world(Coordinate(latitude: b.south, longitude: b.east)).x) / 2,
+            y: (WebMercator.world(Coordinate(latitude: b.north, longitude: b.west)).y + WebMercator.world(Coordinate(latitude: b.south, longitude: b.east)).y) / 2))
+        return (mid, fitZoom)
     }
 
     /// The shipped data, or nil (with the reason) when it cannot be found or opened.
@@ -72,7 +109,9 @@ struct MapData {
     static func load(for options: Options) -> Loading {
         if !options.data.isEmpty {
             do {
-                return .loaded(try open(options.data))
+                let data = try open(options.data)
+                if options.verbose { for notice in data.notices { printError("meridian: \(notice)") } }
+                return .loaded(data)
             } catch {
                 printError("meridian: \(error)")
                 return .failed
@@ -86,5 +125,13 @@ struct MapData {
     func renderer(scale: Double) -> MapRenderer {
         let cache = TileCache(rasterizer: TileRasterizer(sources: sources), scale: scale)
         return MapRenderer(cache: cache, attributions: attributions)
+    }
+}
+
+extension String {
+    /// Without leading and trailing white space.
+    var trimmingSpaces: String {
+        let scalars = unicodeScalars.drop { $0.properties.isWhitespace }.reversed().drop { $0.properties.isWhitespace }.reversed()
+        return String(String.UnicodeScalarView(scalars))
     }
 }

@@ -14,6 +14,8 @@ public struct Options: Equatable, Sendable {
     public var showHitAreas = false
     public var showTouches = false
     public var fullscreen = false
+    /// `--size` was given: the window asks for exactly that, whatever the screen.
+    public var sizeGiven = false
     public var verbose = false
     /// The places file named on the command line (`meridian FILE.geojson`); nil opens the default one.
     public var document: String?
@@ -28,7 +30,8 @@ public struct Options: Equatable, Sendable {
             && a.screenshot == b.screenshot && a.width == b.width && a.height == b.height && a.scale == b.scale
             && a.center?.latitude == b.center?.latitude && a.center?.longitude == b.center?.longitude
             && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas && a.showTouches == b.showTouches
-            && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action && a.document == b.document
+            && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action
+            && a.sizeGiven == b.sizeGiven && a.document == b.document
     }
 
     public static let version = "0.1.0"
@@ -43,7 +46,8 @@ public struct Options: Equatable, Sendable {
               A map file (.mbtiles, .pmtiles) opens as --data does.
 
         options:
-          --size WxH           window size in logical px (default 800x1280, a portrait tablet)
+          --size WxH           window size in logical px (default 800x1280, a portrait tablet,
+                               live: shrunk to fit the screen)
           --scale S            buffer scale for --headless: 1, 2 or fractional like 1.5
           --center LAT,LON     initial map centre
           --zoom Z             initial map zoom (Web Mercator, 256-px tiles)
@@ -92,6 +96,7 @@ public struct Options: Equatable, Sendable {
                 else { throw UsageError("--size wants WxH with each side 1…16384, got '\(v)'") }
                 o.width = w
                 o.height = h
+                o.sizeGiven = true
             case "--scale":
                 let v = try value(arg)
                 guard let s = Double(v), s.isFinite, s >= 0.5, s <= 4 else {

@@ -82,28 +82,43 @@ enum AttributionOverlay {
 }
 
 extension MapAttribution {
+    /// Layers only the OpenStreetMap-derived schemas have: OpenMapTiles (`transportation`,
+    /// `transportation_name`, `water_name`, `housenumber`, `aeroway`, `mountain_peak`),
+    /// Shortbread (`streets`, `street_labels`, `water_polygons`, `street_polygons`,
+    /// `addresses`) and the Protomaps basemap (`earth`, `roads`).
+    static let openStreetMapLayers: Set<String> = [
+        "transportation", "transportation_name", "water_name", "housenumber", "aeroway", "mountain_peak",
+        "streets", "street_labels", "water_polygons", "street_polygons", "addresses",
+        "earth", "roads",
+    ]
+
+    /// True when `layers` name a layer of an OpenStreetMap-derived schema.
+    public static func isOpenStreetMapSchema(_ layers: [String]) -> Bool {
+        layers.contains { openStreetMapLayers.contains($0) }
+    }
+
     /// The credits a source asks for. An MBTiles file's are placed by its bounds (below);
     /// other sources (a layered source, a test fixture) know no bounds, so their credit
     /// shows whenever the map does.
     public static func of(_ source: any VectorTileSource) -> [MapAttribution] {
-        if let file = source as? MBTilesSource { return of(file) }
+        if let file = source as? any TileFile { return of(file) }
         guard let text = source.attribution.map(plainText(fromHTML:)), !text.isEmpty else { return [] }
         return [MapAttribution(text: text)]
     }
 
-    /// The credits an MBTiles file asks for: its `attribution` metadata, shown while its
-    /// `bounds` are in view. OpenStreetMap-derived data (an OSM credit in the text, or the
-    /// OpenMapTiles schema, which only OSM data fills) always carries "© OpenStreetMap
+    /// The credits a tile file (MBTiles or PMTiles) asks for: its `attribution` metadata,
+    /// shown while its `bounds` are in view. OpenStreetMap-derived data (an OSM credit in the
+    /// text, or a schema only OSM data fills: OpenMapTiles, Shortbread, Protomaps, told by
+    /// `vector_layers` or the tiles' layer names) always carries "© OpenStreetMap
     /// contributors", as the ODbL requires, even when the file forgot it.
-    public static func of(_ source: MBTilesSource) -> [MapAttribution] {
+    public static func of(_ source: any TileFile) -> [MapAttribution] {
         let m = source.metadata
         let bounds = m.bounds.map { (west: $0.west, south: $0.south, east: $0.east, north: $0.north) }
         let minZoom = Double(m.minZoom)
         var credits: [MapAttribution] = []
         let text = m.attribution.map(plainText(fromHTML:)) ?? ""
         if !text.isEmpty { credits.append(MapAttribution(text: text, bounds: bounds, minZoom: minZoom)) }
-        let schema = m.values["json"] ?? ""
-        let fromOSM = text.localizedCaseInsensitiveContains("openstreetmap") || schema.contains("\"transportation\"")
+        let fromOSM = text.localizedCaseInsensitiveContains("openstreetmap") || isOpenStreetMapSchema(source.layerNames())
         if fromOSM && !text.contains(openStreetMap) {
             credits.append(MapAttribution(text: openStreetMap, bounds: bounds, minZoom: minZoom))
         }

@@ -11,9 +11,8 @@ enum FileCheck {
     /// The 16 bytes every SQLite 3 database starts with.
     static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
 
-    /// Throws the first problem found with `path`, or returns when it looks like a whole
-    /// SQLite database.
-    static func validate(_ path: String) throws(TileError) {
+    /// The size of the regular, non-empty file at `path`, or the problem with it.
+    static func regularFileSize(_ path: String) throws(TileError) -> Int {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
@@ -23,6 +22,24 @@ enum FileCheck {
         if (info.st_mode & S_IFMT) == S_IFDIR { throw TileError(file: path, kind: .isDirectory) }
         let size = Int(info.st_size)
         if size == 0 { throw TileError(file: path, kind: .empty) }
+        return size
+    }
+
+    /// What the first bytes of `path` say it is.
+    enum Format { case mbtiles, pmtiles, unknown }
+
+    static func format(_ path: String) throws(TileError) -> Format {
+        _ = try regularFileSize(path)
+        let start = try readHeader(path, count: 16)
+        if start.count >= 16, Array(start[0..<16]) == sqliteMagic { return .mbtiles }
+        if start.count >= 7, Array(start[0..<7]) == PMTiles.magic { return .pmtiles }
+        return .unknown
+    }
+
+    /// Throws the first problem found with `path`, or returns when it looks like a whole
+    /// SQLite database.
+    static func validate(_ path: String) throws(TileError) {
+        let size = try regularFileSize(path)
 
         let header = try readHeader(path, count: 100)
         guard header.count >= 16, Array(header[0..<16]) == sqliteMagic else {

@@ -94,8 +94,8 @@ enum Inflate {
 }
 
 /// Memory that inflated bytes are written into, growing when a stream turns out larger than
-/// its hint; freed when the buffer goes out of scope.
-private struct OutputBuffer: ~Copyable {
+/// its hint; freed when the buffer goes out of scope. Shared by every decompressor.
+struct OutputBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Bytes written so far.

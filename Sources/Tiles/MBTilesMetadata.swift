@@ -1,5 +1,19 @@
-/// What an MBTiles file's `metadata` table says about its tiles (MBTiles 1.3).
+/// What a tile file says about its tiles: an MBTiles 1.3 `metadata` table, or a PMTiles
+/// archive's header and JSON metadata (both formats share this description).
 public struct MBTilesMetadata: Sendable, Equatable {
+    /// Where the file suggests the map opens (MBTiles `center` = "lon,lat,zoom"; the
+    /// PMTiles header's centre).
+    public struct Center: Sendable, Equatable {
+        public var longitude: Double, latitude: Double
+        /// The zoom in the file's own (256-px tile) numbering, when given.
+        public var zoom: Double?
+        public init(longitude: Double, latitude: Double, zoom: Double?) {
+            self.longitude = longitude
+            self.latitude = latitude
+            self.zoom = zoom
+        }
+    }
+
     /// The area the tiles cover, in degrees.
     public struct Bounds: Sendable, Equatable {
         public var west: Double, south: Double, east: Double, north: Double
@@ -24,6 +38,11 @@ public struct MBTilesMetadata: Sendable, Equatable {
     public var attribution: String?
     /// Every metadata row as stored, for keys this type does not interpret (`json`, `center`…).
     public var values: [String: String]
+    /// The metadata's centre, nil when it has none (or an unusable one).
+    public var center: Center?
+    /// The `id` of each entry of `vector_layers` (MBTiles: inside the `json` row), in file
+    /// order; empty when the metadata lists none. What a style picks its schema by.
+    public var vectorLayerIDs: [String] = []
 
     public init(
         name: String?, format: String, minZoom: Int, maxZoom: Int, bounds: Bounds?,
@@ -75,9 +94,25 @@ public struct MBTilesMetadata: Sendable, Equatable {
             bounds = Bounds(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3])
         }
         let attribution = values["attribution"].map { plainText($0) }.flatMap { $0.isEmpty ? nil : $0 }
-        return MBTilesMetadata(
+        var metadata = MBTilesMetadata(
             name: values["name"], format: format, minZoom: minZoom, maxZoom: maxZoom, bounds: bounds,
             attribution: attribution, values: values)
+        // A cosmetic key: an unusable centre is ignored rather than refusing the file.
+        if let text = values["center"] {
+            let numbers = text.split(separator: ",").compactMap { Double(String($0).trimmed) }
+            if numbers.count >= 2, numbers.allSatisfy(\.isFinite), abs(numbers[0]) <= 180, abs(numbers[1]) <= 90 {
+                metadata.center = Center(longitude: numbers[0], latitude: numbers[1], zoom: numbers.count > 2 ? numbers[2] : nil)
+            }
+        }
+        if let json = values["json"].flatMap(MetadataJSON.parse) {
+            metadata.vectorLayerIDs = layerIDs(json.member("vector_layers"))
+        }
+        return metadata
+    }
+
+    /// The ids in a `vector_layers` array; entries without a string `id` are left out.
+    static func layerIDs(_ layers: MetadataJSON?) -> [String] {
+        (layers?.arrayValue ?? []).compactMap { $0.member("id")?.stringValue }
     }
 }
 

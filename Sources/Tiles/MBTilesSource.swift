@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Past the file's `maxZoom`, `tile(_:)` overzooms: it decodes the ancestor at `maxZoom` and
 /// returns its features clipped to the requested tile and rescaled to its 0…extent grid.
-public final class MBTilesSource: VectorTileSource {
+public final class MBTilesSource: TileFile {
     /// The path the file was opened with.
     public let path: String
     public let metadata: MBTilesMetadata
@@ -27,6 +27,10 @@ public final class MBTilesSource: VectorTileSource {
     public var minZoom: Int { metadata.minZoom }
     public var maxZoom: Int { metadata.maxZoom }
     public var attribution: String? { metadata.attribution }
+    public var formatName: String { "MBTiles" }
+    /// True when the file has no index for tile lookups, so each one scans the tiles table
+    /// (still correct; slow on a large file). Checked once, when the file is opened.
+    public let lookupsScanTable: Bool
 
     /// Opens `path`; throws a `TileError` when it is not a usable vector MBTiles file.
     public init(path: String) throws(TileError) {
@@ -34,24 +38,13 @@ public final class MBTilesSource: VectorTileSource {
         try FileCheck.validate(path)
         let query = try TileQuery(path: path)
         metadata = try query.readMetadata()
+        lookupsScanTable = query.lookupScansTable()
         database = Mutex(query)
     }
 
     public func tile(_ id: TileID) throws(TileError) -> VectorTile? {
         guard id.isValid else { return nil }
-        if id.z <= maxZoom { return try decodedTile(id) }
-
-        let ancestorID = id.ancestor(levelsUp: id.z - maxZoom)
-        let cached = ancestors.withLock { $0.tile(ancestorID) }
-        let ancestor: VectorTile
-        if let cached {
-            ancestor = cached
-        } else {
-            guard let decoded = try decodedTile(ancestorID) else { return nil }
-            ancestors.withLock { $0.insert(decoded, for: ancestorID) }
-            ancestor = decoded
-        }
-        return Overzoom.tile(ancestor, at: ancestorID, scaledTo: id)
+        return try overzoomedTile(id, maxZoom: maxZoom, ancestors: ancestors, decode: decodedTile)
     }
 
     /// The stored bytes of tile `id` exactly as in the file (usually gzip), nil if absent.
@@ -82,16 +75,40 @@ public final class MBTilesSource: VectorTileSource {
     /// Reads, inflates and decodes the stored tile `id`.
     private func decodedTile(_ id: TileID) throws(TileError) -> VectorTile? {
         guard let stored = try rawTileData(id) else { return nil }
-        // Decoded where zlib wrote it: the inflated bytes are never copied into an array.
-        switch Inflate.withDecompressed(stored, MVTDecoder.decodeResult) {
-        case .success(.success(let tile)):
-            return tile
-        case .success(.failure(let error)):
-            throw TileError(file: path, tile: id, kind: .damagedTile("\(error.message), at byte \(error.offset)"))
-        case .failure(let failure):
-            throw TileError(file: path, tile: id, kind: .damagedCompression(failure.message))
-        }
+        return try decodeStoredTile(stored, compression: .gzip, file: path, tile: id)
     }
+}
+
+/// Decompresses and decodes one stored tile, decoded where the decompressor wrote it (the
+/// inflated bytes are never copied into an array). `.gzip` also takes zlib and raw protobuf.
+func decodeStoredTile(_ stored: [UInt8], compression: TileCompression, file: String, tile id: TileID) throws(TileError) -> VectorTile {
+    switch Decompression.withDecompressed(stored, compression, MVTDecoder.decodeResult) {
+    case .success(.success(let tile)):
+        return tile
+    case .success(.failure(let error)):
+        throw TileError(file: file, tile: id, kind: .damagedTile("\(error.message), at byte \(error.offset)"))
+    case .failure(let failure):
+        throw TileError(file: file, tile: id, kind: .damagedCompression(failure.message))
+    }
+}
+
+/// Tile `id` from a file whose data ends at `maxZoom`: read as stored up to there, and past
+/// it cut from the ancestor at `maxZoom` (kept in `ancestors`, so the 4^d children of one
+/// tile decode it once rather than 4^d times).
+func overzoomedTile(
+    _ id: TileID, maxZoom: Int, ancestors: borrowing Mutex<RecentTiles>, decode: (TileID) throws(TileError) -> VectorTile?
+) throws(TileError) -> VectorTile? {
+    if id.z <= maxZoom { return try decode(id) }
+    let ancestorID = id.ancestor(levelsUp: id.z - maxZoom)
+    let ancestor: VectorTile
+    if let cached = ancestors.withLock({ $0.tile(ancestorID) }) {
+        ancestor = cached
+    } else {
+        guard let decoded = try decode(ancestorID) else { return nil }
+        ancestors.withLock { $0.insert(decoded, for: ancestorID) }
+        ancestor = decoded
+    }
+    return Overzoom.tile(ancestor, at: ancestorID, scaledTo: id)
 }
 
 /// A few decoded tiles, least recently used dropped first.

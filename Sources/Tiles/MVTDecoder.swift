@@ -5,6 +5,16 @@
 /// string 1, float 2, double 3, int64 4, uint64 5, sint64 6, bool 7. Every input either
 /// decodes or throws `ProtobufError`; counts are checked against the bytes that remain and
 /// capped by `Limits`, so damaged data cannot crash, loop or exhaust memory.
+///
+/// Errors follow the spec's split, as the `mapbox/mvt-fixtures` suite marks them
+/// (docs/MAP-ENGINE.md, "Damaged tiles"). Recoverable: a feature without a type or geometry,
+/// with a type outside the enum, or with an odd number of tags is dropped and counted in
+/// `VectorTile.droppedFeatures`; the rest of the tile stands. Fatal (the tile is refused): a
+/// layer without a name, a field with the wrong wire type, a tag pointing past the
+/// keys or values, a value of no known type, geometry that starts with ClosePath, a ClosePath
+/// count other than 1, ClosePath in a version-2 line, half a coordinate pair. Valid oddities
+/// decode: coordinates accumulate in 64 bits (a cursor past Int32 is clamped to ±2^30 when
+/// stored), and a command count larger than the pairs that follow reads the pairs there are.
 enum MVTDecoder {
     /// Sanity caps far above what any real tile holds.
     enum Limits {
@@ -51,6 +61,8 @@ enum MVTDecoder {
     private struct RawFeature {
         var id: UInt64?
         var type: GeometryType = .unknown
+        /// The raw `type` field, nil when absent (0 is a valid UNKNOWN; absent or > 3 is not).
+        var rawType: UInt64?
         /// Where this feature's tags are in the layer's list of all tags (one list per layer
         /// rather than one small array per feature).
         var tags: Range<Int> = 0..<0
@@ -80,7 +92,7 @@ enum MVTDecoder {
     private static func decodeLayer(_ reader: inout ProtobufReader) throws(ProtobufError) -> VectorLayer {
         let start = reader.offset
         var name: String?
-        var version: UInt64 = 1
+        var rawVersion: UInt64?
         var extent: UInt64 = 4096
         var keys: [String] = []
         var values: [PropertyValue] = []
@@ -101,11 +113,18 @@ enum MVTDecoder {
                 var valueReader = try reader.nested()
                 values.append(try decodeValue(&valueReader))
             case (5, .varint): extent = try reader.varint()
-            case (15, .varint): version = try reader.varint()
+            case (15, .varint): rawVersion = try reader.varint()
+            case (1...5, _), (15, _):
+                // A known field with the wrong wire type (a version or extent as a string, a
+                // key as a number): the layer cannot be trusted.
+                throw ProtobufError(message: "layer field \(field) has wire type \(type.rawValue)", offset: reader.offset)
             default: try reader.skip(type)
             }
         }
         guard let name else { throw ProtobufError(message: "a layer has no name", offset: start) }
+        // Absent: proto2's default, 1. (The suite calls its 024 fatal, but its 061, valid in
+        // version 1, has no version field either; version-1 decoding is the lenient reading.)
+        let version = rawVersion ?? 1
         guard version == 1 || version == 2 else {
             throw ProtobufError(message: "layer '\(name)' has version \(version); only 1 and 2 exist", offset: start)
         }
@@ -116,9 +135,12 @@ enum MVTDecoder {
         var features: [VectorFeature] = []
         features.reserveCapacity(raw.count)
         var points = PointBuffer()
+        var dropped = 0
         for feature in raw {
+            // Recoverable: this feature cannot be styled or drawn right, the others can.
             guard feature.tags.count % 2 == 0 else {
-                throw ProtobufError(message: "a feature in '\(name)' has an odd number of tags", offset: start)
+                dropped += 1
+                continue
             }
             var properties = [String: PropertyValue](minimumCapacity: feature.tags.count / 2)
             var i = feature.tags.lowerBound
@@ -130,17 +152,28 @@ enum MVTDecoder {
                 properties[keys[k]] = values[v]
                 i += 2
             }
+            let noGeometry: Bool
+            if case .none = feature.geometry { noGeometry = true } else { noGeometry = false }
+            guard let rawType = feature.rawType, rawType <= 3, !noGeometry else {
+                dropped += 1
+                continue
+            }
             let parts: [[TilePoint]]
+            // Version 1 allowed ClosePath in lines and with any count; version 2 does not.
+            let closes: ClosePathRule = version == 1 ? .any : (feature.type == .polygon || feature.type == .unknown ? .once : .never)
             switch feature.geometry {
             case .none: parts = []
-            case .packed(var reader): parts = try decodeGeometry(&reader, into: &points, layer: name, offset: start)
+            case .packed(var reader):
+                parts = try decodeGeometry(&reader, into: &points, layer: name, offset: start, closesLines: closes)
             case .unpacked(let integers):
                 var stream = IntegerList(integers: integers)
-                parts = try decodeGeometry(&stream, into: &points, layer: name, offset: start)
+                parts = try decodeGeometry(&stream, into: &points, layer: name, offset: start, closesLines: closes)
             }
             features.append(VectorFeature(id: feature.id, type: feature.type, parts: parts, properties: properties))
         }
-        return VectorLayer(name: name, extent: UInt32(extent), features: features)
+        var layer = VectorLayer(name: name, extent: UInt32(extent), features: features)
+        layer.droppedFeatures = dropped
+        return layer
     }
 
     /// Reads one feature, appending its tags to `tags`.
@@ -153,7 +186,9 @@ enum MVTDecoder {
             case (1, .varint): feature.id = try reader.varint()
             case (2, _): try reader.uint32s(type) { tags.append($0) }
             case (3, .varint):
-                switch try reader.varint() {
+                let raw = try reader.varint()
+                feature.rawType = raw
+                switch raw {
                 case 1: feature.type = .point
                 case 2: feature.type = .lineString
                 case 3: feature.type = .polygon
@@ -210,7 +245,7 @@ enum MVTDecoder {
     /// and lines, one per ring for polygons. Rings are not closed explicitly: the last point
     /// is not a repeat of the first.
     static func decodeGeometry<Stream: IntegerStream>(
-        _ commands: inout Stream, into points: inout PointBuffer, layer: String, offset: Int
+        _ commands: inout Stream, into points: inout PointBuffer, layer: String, offset: Int, closesLines: ClosePathRule = .once
     ) throws(ProtobufError) -> [[TilePoint]] {
         func damaged(_ what: String) -> ProtobufError {
             ProtobufError(message: "a feature in '\(layer)' has bad geometry: \(what)", offset: offset)
@@ -227,30 +262,30 @@ enum MVTDecoder {
             let count = Int(integer >> 3)
             switch command {
             case 1, 2:
-                // Each repetition takes two parameters; the stream cannot hold more than this
-                // many, so a damaged count cannot make us reserve or loop beyond the data.
-                guard count <= commands.remainingUpperBound / 2 else { throw damaged("a command needs more numbers than remain") }
                 if command == 1 {
                     if !points.isEmpty { parts.append(points.takeAll()) }
                 } else if points.isEmpty {
                     throw damaged("LineTo before any MoveTo")
                 }
-                points.reserveCapacity(points.count + count)
-                for _ in 0..<count {
-                    guard let dx = try commands.next(), let dy = try commands.next() else {
-                        throw damaged("a command needs more numbers than remain")
-                    }
-                    // The cursor stays within ±2^30 and a delta within Int32, so the sums
-                    // cannot overflow and the checked coordinates fit Int32: no trap checks
-                    // needed in this, the decoder's hottest loop.
+                // A count larger than the pairs that follow reads the pairs there are (the
+                // valid fixture 057 has a MoveTo count of 2^29 − 1 and one pair); room is
+                // reserved only for what the stream can hold, so a damaged count cannot make
+                // us allocate or loop beyond the data.
+                let pairs = min(count, commands.remainingUpperBound / 2 + 1)
+                points.reserveCapacity(points.count + pairs)
+                for _ in 0..<pairs {
+                    guard let dx = try commands.next() else { break }
+                    guard let dy = try commands.next() else { throw damaged("half a coordinate pair") }
+                    // 64-bit sums of 32-bit deltas over at most 2^26 pairs cannot overflow.
                     x &+= Int64(ProtobufReader.zigzag(dx))
                     y &+= Int64(ProtobufReader.zigzag(dy))
-                    guard (-magnitude...magnitude).contains(x), (-magnitude...magnitude).contains(y) else {
-                        throw damaged("a coordinate is out of range")
-                    }
-                    points.appendReserved(TilePoint(x: Int32(truncatingIfNeeded: x), y: Int32(truncatingIfNeeded: y)))
+                    // A cursor beyond ±2^30 is nowhere near the tile; clamped, the feature
+                    // keeps its shape inside and clipping and rescaling cannot overflow.
+                    points.appendReserved(TilePoint(x: Int32(min(max(x, -magnitude), magnitude)), y: Int32(min(max(y, -magnitude), magnitude))))
                 }
             case 7:
+                guard closesLines != .never else { throw damaged("ClosePath in a line") }
+                guard count == 1 || closesLines == .any else { throw damaged("ClosePath with count \(count)") }
                 guard !points.isEmpty else { throw damaged("ClosePath with no open ring") }
                 // ClosePath only ends the ring; the closing edge is implied.
                 parts.append(points.takeAll())
@@ -262,6 +297,10 @@ enum MVTDecoder {
         return parts
     }
 }
+
+/// Where ClosePath may appear: version 2 allows it once per ring of a polygon (or of unknown
+/// geometry); version-1 encoders also wrote it in lines and with other counts.
+enum ClosePathRule { case once, never, any }
 
 /// A source of geometry integers: a packed protobuf field or a list.
 protocol IntegerStream {

@@ -29,6 +29,14 @@ public struct TileError: Error, Sendable, Equatable, CustomStringConvertible {
         case damagedCompression(String)
         /// A tile's protobuf bytes are not a valid vector tile.
         case damagedTile(String)
+        /// The file is neither an MBTiles (SQLite) database nor a PMTiles archive.
+        case unknownFormat
+        /// A PMTiles archive of a version this reader does not know (it reads v3).
+        case unsupportedVersion(Int)
+        /// A PMTiles header or directory that cannot be right (offsets, varints, compression).
+        case damagedArchive(String)
+        /// The file ends before the data its PMTiles header places in it.
+        case truncatedArchive(expectedBytes: Int, actualBytes: Int)
     }
 
     /// The file the problem is in, as the user named it.
@@ -66,6 +74,13 @@ public struct TileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noTiles: return "the MBTiles file holds no tiles"
         case .damagedCompression(let detail): return "compressed tile data is damaged (\(detail))"
         case .damagedTile(let detail): return "vector tile data is damaged (\(detail))"
+        case .unknownFormat:
+            return "not a tile file: it is neither an MBTiles (SQLite) database nor a PMTiles archive"
+        case .unsupportedVersion(let version):
+            return "is a PMTiles version \(version) archive; only version 3 can be read"
+        case .damagedArchive(let detail): return "the PMTiles archive is damaged (\(detail))"
+        case .truncatedArchive(let expected, let actual):
+            return "the file is truncated: \(actual) bytes, but its PMTiles header places data up to byte \(expected)"
         }
     }
 }

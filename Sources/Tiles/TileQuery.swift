@@ -67,6 +67,23 @@ final class TileQuery {
         return metadata
     }
 
+    /// True when SQLite would answer a tile lookup by scanning the whole `tiles` table (or
+    /// the table under a `tiles` view): the file lacks the usual unique index on zoom, column
+    /// and row. Lookups are then still correct, only slow on a large file.
+    func lookupScansTable() -> Bool {
+        do throws(SQLiteFailure) {
+            let plan = try connection.prepare(
+                "EXPLAIN QUERY PLAN SELECT tile_data FROM tiles WHERE zoom_level = 1 AND tile_column = 1 AND tile_row = 1")
+            while try plan.step() {
+                // e.g. "SCAN tiles" without an index, "SEARCH tiles USING INDEX tile_index (…)" with one.
+                if let detail = plan.text(3), detail.hasPrefix("SCAN"), !detail.contains("INDEX") { return true }
+            }
+        } catch {
+            return false
+        }
+        return false
+    }
+
     /// The stored bytes of tile `id` (XYZ; flipped to the TMS row MBTiles uses), nil if absent.
     func blob(_ id: TileID) throws(SQLiteFailure) -> [UInt8]? {
         lookup.reset()

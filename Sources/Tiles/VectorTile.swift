@@ -7,6 +7,9 @@ public struct VectorTile: Sendable, Equatable {
 
     /// The first layer called `name` (layered sources may repeat a name; see LayeredTileSource).
     public func layer(named name: String) -> VectorLayer? { layers.first { $0.name == name } }
+
+    /// Features the decoder dropped over all layers (recoverable errors in the tile).
+    public var droppedFeatures: Int { layers.reduce(0) { $0 + $1.droppedFeatures } }
 }
 
 /// One named layer of a tile ("countries", "water", "building"…), styled by its name.
@@ -15,6 +18,9 @@ public struct VectorLayer: Sendable, Equatable {
     /// Tile coordinates run from 0 to `extent` (usually 4096).
     public var extent: UInt32
     public var features: [VectorFeature]
+    /// Features the decoder left out as unusable (no type or geometry, an odd tag list): the
+    /// spec's recoverable errors. 0 for a clean layer.
+    public var droppedFeatures = 0
 
     public init(name: String, extent: UInt32, features: [VectorFeature]) {
         self.name = name

@@ -81,9 +81,9 @@ extension MeridianPage {
         }
         switch k.keysym {
         case "plus", "equal", "KP_Add":
-            animateZoom(to: (camera.zoom + 1).rounded(.down), around: centre)
+            animateZoom(to: zoomTarget(levels: 1), around: centre)
         case "minus", "KP_Subtract":
-            animateZoom(to: (camera.zoom - 1).rounded(.up), around: centre)
+            animateZoom(to: zoomTarget(levels: -1), around: centre)
         case "Up", "Down":
             scrollBy(k.keysym == "Up" ? -48 : 48)
         case "Page_Up", "KP_Page_Up":

@@ -45,6 +45,11 @@ public final class MeridianPage {
     var mapFling: (momentum: Momentum, start: MapCamera)?
     /// While fingers move the map: the world point that must stay under their centroid.
     var mapAnchor: WorldPoint?
+    /// While fingers move the map: which fingers (count and serial sum) the anchor was set for,
+    /// and the zoom and pinch scale then. A change of fingers re-bases all three.
+    var mapFingers: (count: Int, serials: UInt64, zoom: Double, scale: Double)?
+    /// Touch ids (−1: the mouse) whose touch-down caught a glide or a fling: they are no tap.
+    var caughtTouchIDs: Set<Int32> = []
     var zoomAtGestureStart = 0.0
     var scrollAtGestureStart = 0.0
     var modifiers: Modifiers = []
@@ -58,19 +63,20 @@ public final class MeridianPage {
     /// What changed since the last frame: nil while everything must be redrawn.
     private var dirtyRect: Rect?
 
-    // Recognizers, named for what they do.
-    let pageScroll = PanGestureRecognizer(name: "pageScroll", maximumTouches: 1)
-    let mapPan = PanGestureRecognizer(name: "mapPan", minimumTouches: 2, maximumTouches: 2)
-    let mapPinch = PinchGestureRecognizer(name: "mapPinch")
-    let mapMouseDrag = PanGestureRecognizer(name: "mapMouseDrag", maximumTouches: 1)
-    let mapDoubleTap = TapGestureRecognizer(name: "mapDoubleTap", taps: 2)
-    let mapQuickZoom = LongPressGestureRecognizer(name: "mapQuickZoom", taps: 1, minimumPressDuration: 0)
-    let mapTap = TapGestureRecognizer(name: "mapTap")
-    let mapTwoFingerTap = TapGestureRecognizer(name: "mapTwoFingerTap", touches: 2)
-    let mapObserver = TapGestureRecognizer(name: "mapObserver")
+    /// The gesture graph (PageGestureGraph.swift); the recognizers by what they do.
+    public let graph: PageGestureGraph
+    var pageScroll: PanGestureRecognizer { graph.pageScroll }
+    var mapPan: PanGestureRecognizer { graph.mapPan }
+    var mapPinch: PinchGestureRecognizer { graph.mapPinch }
+    var mapMouseDrag: PanGestureRecognizer { graph.mapMouseDrag }
+    var mapDoubleTap: TapGestureRecognizer { graph.mapDoubleTap }
+    var mapQuickZoom: LongPressGestureRecognizer { graph.mapQuickZoom }
+    var mapTap: TapGestureRecognizer { graph.mapTap }
+    var mapTwoFingerTap: TapGestureRecognizer { graph.mapTwoFingerTap }
+    var mapObserver: TapGestureRecognizer { graph.mapObserver }
 
-    /// Pixels of vertical drag per zoom level in double-tap-and-drag (MapLibre uses ~75-150).
-    public static let quickZoomPixelsPerLevel = 100.0
+    /// Pixels of vertical drag per zoom level in double-tap-and-drag.
+    public static let quickZoomPixelsPerLevel = PageGestureGraph.quickZoomPixelsPerLevel
     /// How long the two-finger hint and a tap's callout stay up, in ms.
     public static let hintDuration = 1500.0
     public static let calloutDuration = 4000.0
@@ -110,25 +116,29 @@ public final class MeridianPage {
         gestures = GestureSystem(root: window)
         window.addChild(page)
         page.addChild(map)
+        var pins: [GestureView] = []
         for place in places {
-            let id = "pin-\(place.id)"
-            pinCoordinates[id] = place.coordinate
-            let pin = GestureView(name: id, frame: .zero)
+            let pin = GestureView(name: "pin-\(place.id)", frame: .zero)
             pin.hitInsets = EdgeInsets.enlarging(Size(width: PageLayout.pinSize, height: PageLayout.pinSize),
                                                  toAtLeast: PageLayout.minimumTarget)
             map.addChild(pin)
-            pinViews.append(pin)
+            pins.append(pin)
         }
         // Buttons above the pins: added last, hit first.
         for button in [zoomIn, zoomOut] {
             button.hitInsets = EdgeInsets.enlarging(button.frame.size, toAtLeast: PageLayout.minimumTarget)
             map.addChild(button)
         }
+        var rows: [GestureView] = []
         for (i, place) in places.enumerated() {
             let row = GestureView(name: "place-\(place.id)", frame: layout.rowFrame(i))
             page.addChild(row)
-            rowViews.append(row)
+            rows.append(row)
         }
+        graph = PageGestureGraph(page: page, map: map, pins: pins, targets: [zoomIn, zoomOut] + rows)
+        pinViews = pins
+        rowViews = rows
+        for place in places { pinCoordinates["pin-\(place.id)"] = place.coordinate }
         layoutPins()
         wireGestures()
     }
@@ -254,16 +264,32 @@ public final class MeridianPage {
     public func handle(_ frame: InputFrame) {
         now = max(now, frame.time)
         switch frame {
-        case .touch, .touchCancel:
+        case .touch(let f):
             if focusVisible {
                 focusVisible = false
                 invalidate()
             }
+            for change in f.changes {
+                if case .down(let id, let p) = change { catchMotion(touchID: id, at: p) }
+            }
+            gestures.handle(frame)
+            if !caughtTouchIDs.isEmpty {
+                for change in f.changes {
+                    if case .up(let id, _) = change { caughtTouchIDs.remove(id) }
+                }
+            }
+        case .touchCancel:
+            caughtTouchIDs.removeAll()
             gestures.handle(frame)
         case .pointer(let f):
             if let p = f.entered ?? f.moved { pointerPosition = p }
             if f.left { pointerPosition = nil }
+            let press = f.buttons.contains { $0.button == .left && $0.pressed }
+            if press, let p = pointerPosition { catchMotion(touchID: -1, at: p) }
             gestures.handle(frame)
+            if !caughtTouchIDs.isEmpty, f.left || f.buttons.contains(where: { $0.button == .left && !$0.pressed }) {
+                caughtTouchIDs.remove(-1)
+            }
             handleScroll(f)
         case .key(let k):
             handleKey(k)

@@ -4,49 +4,28 @@ import Gestures
 import Input
 import Render
 
-/// The gesture graph of the page, and what each recognizer does. The rules in one place:
+/// What each recognizer of the page's gesture graph (PageGestureGraph.swift) does. The rules:
 /// - One finger anywhere scrolls the page, the map included (a cooperative map, with a hint);
 ///   two fingers on the map pan and pinch it together; the mouse drags the map.
 /// - The map's single tap waits for the double tap and the double-tap-and-drag to fail, so a
 ///   double tap never also reports a tap; the observer sees taps and never takes them.
 /// - Pins and buttons sit deeper than the map and the page, so a drag that starts on a pin
 ///   moves the pin, and a tap on a button is the button's.
+/// - A touch-down catches motion: it stops a gliding page and a flinging map, and that touch is
+///   no tap (`catchMotion`).
 extension MeridianPage {
     func wireGestures() {
-        pageScroll.allowedTouchKinds = .finger
-        page.addGestureRecognizer(pageScroll)
-        page.canScroll = { direction in direction == .up || direction == .down }
+        graph.catches = { [unowned self] touch in caughtTouchIDs.contains(touch.kind == .mouse ? -1 : touch.id) }
         pageScroll.action = { [unowned self] pan in pageScrolled(pan) }
-
-        for r: GestureRecognizer in [mapPan, mapPinch, mapMouseDrag, mapDoubleTap, mapQuickZoom, mapTap,
-                                     mapTwoFingerTap, mapObserver] {
-            map.addGestureRecognizer(r)
-        }
-        mapPan.allowedTouchKinds = .finger
-        mapPinch.allowedTouchKinds = .finger
-        mapQuickZoom.allowedTouchKinds = .finger
-        mapTwoFingerTap.allowedTouchKinds = .finger
-        mapMouseDrag.allowedTouchKinds = .mouse
-        // The place under the fingers stays under them from touch-down on, slop included.
-        mapPan.removesSlopFromTranslation = false
-        mapMouseDrag.removesSlopFromTranslation = false
-        mapPinch.recognizeSimultaneously(with: mapPan)
-        mapQuickZoom.require(toFail: mapDoubleTap)
-        mapTap.require(toFail: mapDoubleTap)
-        mapTap.require(toFail: mapQuickZoom)
-        mapObserver.isObserver = true
-        mapObserver.require(toFail: mapDoubleTap)
-        mapObserver.require(toFail: mapQuickZoom)
-
         mapPan.action = { [unowned self] _ in mapMovedByFingers() }
         mapPinch.action = { [unowned self] _ in mapMovedByFingers() }
         mapMouseDrag.action = { [unowned self] drag in mapDragged(drag) }
         mapDoubleTap.action = { [unowned self] tap in
             guard tap.state == .recognized else { return }
             let p = tap.location(in: map)
-            let target = (camera.zoom + 1).rounded(.down)
+            let target = zoomTarget(levels: 1)
             animateZoom(to: target, around: ScreenPoint(x: p.x, y: p.y))
-            record("doubleTapZoom", [("zoom", .number(min(target, camera.maxZoom)))])
+            record("doubleTapZoom", [("zoom", .number(target))])
         }
         mapQuickZoom.action = { [unowned self] press in quickZoom(press) }
         mapTap.action = { [unowned self] tap in
@@ -56,36 +35,61 @@ extension MeridianPage {
         mapTwoFingerTap.action = { [unowned self] tap in
             guard tap.state == .recognized else { return }
             let p = tap.location(in: map)
-            let target = (camera.zoom - 1).rounded(.up)
+            let target = zoomTarget(levels: -1)
             animateZoom(to: target, around: ScreenPoint(x: p.x, y: p.y))
-            record("twoFingerTapZoom", [("zoom", .number(max(target, camera.minZoom)))])
+            record("twoFingerTapZoom", [("zoom", .number(target))])
         }
         mapObserver.action = { [unowned self] tap in
             if tap.state == .recognized { observedMapTaps += 1 }
         }
 
-        for pin in pinViews { wirePin(pin) }
-        for (button, delta) in [(zoomIn, 1.0), (zoomOut, -1.0)] {
-            let tap = TapGestureRecognizer(name: "\(button.name)Tap")
-            tap.action = { [unowned self, unowned button] tap in
-                guard tap.state == .recognized else { return }
-                activateZoomButton(button.name, delta: delta)
+        for (pin, (drag, tap)) in zip(pinViews, zip(graph.pinDrags, graph.pinTaps)) { wirePin(pin, drag: drag, tap: tap) }
+        let targets = [zoomIn, zoomOut] + rowViews
+        for (target, tap) in zip(targets, graph.targetTaps) {
+            if target === zoomIn || target === zoomOut {
+                let delta = target === zoomIn ? 1.0 : -1.0
+                tap.action = { [unowned self, unowned target] tap in
+                    guard tap.state == .recognized else { return }
+                    activateZoomButton(target.name, delta: delta)
+                }
+            } else if let i = rowViews.firstIndex(where: { $0 === target }) {
+                let place = places[i]
+                tap.action = { [unowned self] tap in
+                    guard tap.state == .recognized else { return }
+                    activatePlace(place)
+                }
             }
-            button.addGestureRecognizer(tap)
-        }
-        for (row, place) in zip(rowViews, places) {
-            let tap = TapGestureRecognizer(name: "\(row.name)Tap")
-            tap.action = { [unowned self] tap in
-                guard tap.state == .recognized else { return }
-                activatePlace(place)
-            }
-            row.addGestureRecognizer(tap)
         }
     }
 
-    private func wirePin(_ pin: GestureView) {
-        let drag = PanGestureRecognizer(name: "\(pin.name)Drag", maximumTouches: 1)
-        drag.removesSlopFromTranslation = false
+    /// A touch (or the left button, id −1) landed at `p` (window): a gliding page or a flinging
+    /// map under it stops where it is, and the touch is no tap (every touch platform does this).
+    /// An animated zoom is not caught: taps on it add to its target.
+    func catchMotion(touchID: Int32, at p: Point) {
+        var caught = false
+        if case .glide = scrollMotion {
+            scrollMotion = nil
+            caught = true
+        }
+        if mapFling != nil, mapFrameInWindow.contains(p) {
+            mapFling = nil
+            caught = true
+        }
+        if caught {
+            caughtTouchIDs.insert(touchID)
+            invalidate()
+        }
+    }
+
+    /// The zoom `levels` whole levels on from where the map is going: a running zoom animation's
+    /// target, so quick repeated taps and keys add up instead of rounding from half-way.
+    func zoomTarget(levels: Double) -> Double {
+        let from = cameraAnimation?.targetZoom ?? camera.zoom
+        let z = levels > 0 ? (from + levels).rounded(.down) : (from + levels).rounded(.up)
+        return min(max(z, camera.minZoom), camera.maxZoom)
+    }
+
+    private func wirePin(_ pin: GestureView, drag: PanGestureRecognizer, tap: TapGestureRecognizer) {
         var grabOffset = Point.zero
         drag.action = { [unowned self, unowned pin] pan in
             switch pan.state {
@@ -110,13 +114,10 @@ extension MeridianPage {
                 break
             }
         }
-        let tap = TapGestureRecognizer(name: "\(pin.name)Tap")
         tap.action = { [unowned self, unowned pin] tap in
             guard tap.state == .recognized else { return }
             selectPin(pin.name)
         }
-        pin.addGestureRecognizer(drag)
-        pin.addGestureRecognizer(tap)
     }
 
     // MARK: Actions
@@ -126,11 +127,7 @@ extension MeridianPage {
         case .began:
             scrollMotion = nil
             scrollAtGestureStart = scrollY
-            if let v = pan.startView, v === map || map.isAncestor(of: v) {
-                hintUntil = now + MeridianPage.hintDuration
-                record("cooperativeHint")
-                invalidateMap()
-            }
+            if let v = pan.startView, v === map || map.isAncestor(of: v) { showCooperativeHint() }
             fallthrough
         case .changed:
             let wanted = scrollAtGestureStart - pan.translation(in: page).y
@@ -138,11 +135,22 @@ extension MeridianPage {
         case .ended:
             let v = pan.velocity(in: page)
             releaseScroll(velocity: -v.y)
-        case .cancelled, .failed:
+        case .failed:
+            // A sideways drag on the map: the page cannot follow it and the map needs two
+            // fingers, so the hint is the only answer the finger gets.
+            let sideways = pan.refusedDirection == .left || pan.refusedDirection == .right
+            if sideways, pan.startView === map, !graph.isMapGroupActive { showCooperativeHint() }
+        case .cancelled:
             releaseScroll(velocity: 0)
         default:
             break
         }
+    }
+
+    private func showCooperativeHint() {
+        hintUntil = now + MeridianPage.hintDuration
+        record("cooperativeHint")
+        invalidateMap()
     }
 
     /// Past either end the page follows the finger at half speed, up to a quarter of the window.
@@ -168,29 +176,41 @@ extension MeridianPage {
         scrollMotion = .spring(from: scrollY, to: target, startTime: now, duration: 300)
     }
 
-    /// Two fingers on the map: zoom follows the pinch, and the world point that was under the
-    /// fingers' centroid at touch-down is put back under the centroid — whichever recognizer
-    /// reports first, the result is the same.
+    /// Fingers on the map: zoom follows the pinch, and the world point that was under the
+    /// fingers' centroid is kept under the centroid — whichever recognizer reports first, the
+    /// result is the same. When a finger lands or lifts, the anchor, the zoom and the pinch scale
+    /// are re-based on the fingers now down, so changing fingers never moves the map.
     private func mapMovedByFingers() {
-        let active = [mapPan, mapPinch].filter { $0.state.isActive }
-        guard let lead = active.first else {
-            if mapAnchor != nil {
+        guard graph.isMapGroupActive else {
+            if mapFingers != nil {
                 settleZoom(around: mapPinch.location(in: map))
                 if mapPan.state == .ended { startFling(velocity: mapPan.velocity(in: map)) }
             }
+            mapFingers = nil
             mapAnchor = nil
             return
         }
+        // The fingers: the pinch's (it takes them all) once it has two, else the pan's.
+        let lead: GestureRecognizer = mapPinch.numberOfTouches >= max(2, mapPan.numberOfTouches) ? mapPinch : mapPan
         let centroid = lead.location(in: map)
-        if mapAnchor == nil {
+        var serials: UInt64 = 0
+        for t in lead.touches { serials &+= t.serial }
+        let count = lead.numberOfTouches
+        if let f = mapFingers, f.count != count || f.serials != serials {
+            mapAnchor = camera.worldPoint(at: ScreenPoint(x: centroid.x, y: centroid.y))
+            mapFingers = (count, serials, camera.zoom, mapPinch.scale)
+        } else if mapFingers == nil {
             stopMapMotion()
-            zoomAtGestureStart = camera.zoom
-            let start = mapPan.state.isActive ? centroid - mapPan.translation(in: map) : centroid
+            // From where these fingers were when they all were down, slop included.
+            let sameFingers = mapPan.state.isActive && mapPan.numberOfTouches == count
+            let start = sameFingers ? centroid - mapPan.translation(in: map) : centroid
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: start.x, y: start.y))
+            mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale)
         }
+        guard let f = mapFingers else { return }
         var c = camera
-        if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite {
-            c.setZoom(zoomAtGestureStart + log2(mapPinch.scale), around: ScreenPoint(x: centroid.x, y: centroid.y))
+        if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite, f.scale > 0 {
+            c.setZoom(f.zoom + log2(mapPinch.scale / f.scale), around: ScreenPoint(x: centroid.x, y: centroid.y))
         }
         if let anchor = mapAnchor {
             let s = c.screenPoint(ofWorld: anchor)
@@ -272,7 +292,7 @@ extension MeridianPage {
     func activateZoomButton(_ id: String, delta: Double) {
         record("targetTap", [("id", .text(id))])
         let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
-        animateZoom(to: (delta > 0 ? (camera.zoom + 1).rounded(.down) : (camera.zoom - 1).rounded(.up)), around: centre)
+        animateZoom(to: zoomTarget(levels: delta), around: centre)
     }
 
     func activatePlace(_ place: Place) {

@@ -12,8 +12,10 @@ public final class PageRenderer {
     public let synchronousTiles: Bool
     /// Whether the last frame showed every tile exactly (live: draw again when more land).
     public private(set) var lastFrameComplete = true
-    /// Beside "Meridian" in the header: the open document's name.
-    public var title = "Helsinki, offline"
+    /// What the header says the map shows (the `--data` file's name, else the shipped city).
+    public var title = "Helsinki"
+    /// The open places document's name: the header shows it, when there is one, instead of `title`.
+    public var documentName: String?
     /// A line the user must see (read-only file, a conflict, a failed save), or nil.
     public var notice: String?
     /// The window's width while a frame is drawn, for fitting text.
@@ -65,7 +67,7 @@ public final class PageRenderer {
         cairo_set_source_rgb(cr, 1, 1, 1)
         text(cr, "Meridian", x: PageLayout.margin, y: 46, size: 28, bold: true)
         cairo_set_source_rgba(cr, 1, 1, 1, 0.75)
-        text(cr, title, x: PageLayout.margin + 150, y: 46, size: 16)
+        text(cr, documentName ?? "\(title), offline", x: PageLayout.margin + 150, y: 46, size: 16)
     }
 
     /// A dark band along the bottom of the window, over the page, so it shows wherever it scrolled.

@@ -14,6 +14,7 @@ enum GlobalKind: String, CaseIterable {
     case viewporter = "wp_viewporter"
     case fractionalScaleManager = "wp_fractional_scale_manager_v1"
     case pointerGestures = "zwp_pointer_gestures_v1"
+    case presentation = "wp_presentation"
 
     /// The highest version we implement. Reasons for the caps:
     /// - wl_compositor 4: damage_buffer; v6 preferred_buffer_scale needs libwayland ≥ 1.22 headers (Debian 12 has 1.21).
@@ -28,7 +29,7 @@ enum GlobalKind: String, CaseIterable {
         case .seat: return 8
         case .output: return 4
         case .wmBase: return 6
-        case .decorationManager, .viewporter, .fractionalScaleManager: return 1
+        case .decorationManager, .viewporter, .fractionalScaleManager, .presentation: return 1
         case .pointerGestures: return 3
         }
     }
@@ -47,6 +48,7 @@ enum GlobalKind: String, CaseIterable {
         case .viewporter: return meridian_wp_viewporter_interface()
         case .fractionalScaleManager: return meridian_wp_fractional_scale_manager_v1_interface()
         case .pointerGestures: return meridian_zwp_pointer_gestures_v1_interface()
+        case .presentation: return meridian_wp_presentation_interface()
         }
     }
 }

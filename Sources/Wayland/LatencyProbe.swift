@@ -1,22 +1,33 @@
 import Glibc
 import Input
 
-/// Measures input-to-commit latency in the live client: when `MERIDIAN_LATENCY_LOG=/path` is
-/// set, every input frame that changes what the app shows is remembered with its arrival time,
-/// and the next commit writes one line per such frame:
+/// Measures input-to-commit and input-to-present latency in the live client: when
+/// `MERIDIAN_LATENCY_LOG=/path` is set, every input frame that changes what the app shows is
+/// remembered with its arrival time, and the first commit that shows it writes one line:
 ///
-///     input_ms commit_ms kind draw_ms
+///     input_ms commit_ms kind draw_ms present_ms event_ms
 ///
 /// (monotonic milliseconds: the frame's arrival in the Wayland layer, the `wl_surface.commit`
-/// of the first frame that shows it, `touch`/`pointer`/`cancel`/`key`/`touchpad`, and when that
-/// frame began drawing, so the wait for a frame callback and the drawing can be told apart).
+/// of the first frame that shows it, `touch`/`pointer`/`cancel`/`key`/`touchpad`, when that
+/// frame began drawing, so the wait and the drawing can be told apart; with `wp_presentation`
+/// the time that frame reached the screen, `-` without; and the input event's own timestamp
+/// from the compositor, mapped onto our clock). With presentation feedback the line is written
+/// when the feedback comes; a commit the compositor discarded hands its frames to the next one.
 /// `meridian-bench latency` reads it. Off (nil) unless the variable is set, so the loop pays
 /// one nil check per frame and per commit.
 final class LatencyProbe {
     private let file: UnsafeMutablePointer<FILE>
     /// Frames waiting for the commit that first shows them: arrival time and kind.
-    private var waiting: [(arrival: Double, kind: String)] = []
+    private var waiting: [Waiting] = []
     private var drawStart: Double?
+    /// Commits waiting for presentation feedback, oldest first, with the frames they show.
+    private var inFlight: [(sequence: UInt64, commit: Double, draw: Double, frames: [Waiting])] = []
+
+    private struct Waiting {
+        var arrival: Double
+        var event: Double
+        var kind: String
+    }
 
     /// The probe the environment asks for, or nil. A log that cannot be opened is said once on
     /// stderr and leaves the probe off: measuring must never stop the app.
@@ -44,26 +55,59 @@ final class LatencyProbe {
     /// they are not waited for.
     func delivered(_ frame: InputFrame, at arrival: Double, visible: Bool) {
         guard visible else { return }
-        waiting.append((arrival, LatencyProbe.kind(of: frame)))
+        waiting.append(Waiting(arrival: arrival, event: frame.time, kind: LatencyProbe.kind(of: frame)))
     }
 
     /// The loop starts drawing a frame (after any wait for the frame callback).
     func drawing(at time: Double) { drawStart = time }
 
     /// The frame drawn since `drawing` was committed at `time`: it is the first to show every
-    /// frame waiting.
-    func committed(at time: Double) {
+    /// frame waiting. `sequence` is its presentation-feedback number, nil without feedback.
+    func committed(at time: Double, sequence: UInt64? = nil) {
         let start = drawStart ?? time
         drawStart = nil
-        for w in waiting {
-            fputs("\(LatencyProbe.format(w.arrival)) \(LatencyProbe.format(time)) \(w.kind) \(LatencyProbe.format(start))\n", file)
+        if let sequence {
+            inFlight.append((sequence, time, start, waiting))
+        } else {
+            for w in waiting { write(w, commit: time, draw: start, present: nil) }
         }
         waiting.removeAll(keepingCapacity: true)
     }
 
+    /// Commit `sequence` reached the screen at `time`.
+    func presented(_ sequence: UInt64, at time: Double) {
+        guard let i = inFlight.firstIndex(where: { $0.sequence == sequence }) else { return }
+        let c = inFlight.remove(at: i)
+        for w in c.frames { write(w, commit: c.commit, draw: c.draw, present: time) }
+    }
+
+    /// Commit `sequence` never reached the screen: its frames are shown by the next commit.
+    func discarded(_ sequence: UInt64) {
+        guard let i = inFlight.firstIndex(where: { $0.sequence == sequence }) else { return }
+        let c = inFlight.remove(at: i)
+        if i < inFlight.count {
+            inFlight[i].frames.insert(contentsOf: c.frames, at: 0)
+        } else {
+            waiting.insert(contentsOf: c.frames, at: 0)
+        }
+    }
+
+    private func write(_ w: Waiting, commit: Double, draw: Double, present: Double?) {
+        let shown = present.map(LatencyProbe.format) ?? "-"
+        fputs("\(LatencyProbe.format(w.arrival)) \(LatencyProbe.format(commit)) \(w.kind) \(LatencyProbe.format(draw)) "
+              + "\(shown) \(LatencyProbe.format(w.event))\n", file)
+    }
+
     /// Writes out what is buffered (at the end of the run; stdio buffers in between, so a
     /// commit costs no write system call).
-    func flush() { fflush(file) }
+    /// Commits still waiting for feedback are written with no presentation time.
+    func flush() {
+        for c in inFlight {
+            for w in c.frames { write(w, commit: c.commit, draw: c.draw, present: nil) }
+        }
+        inFlight.removeAll()
+        fflush(file)
+    }
 
     static func kind(of frame: InputFrame) -> String {
         switch frame {

@@ -3,12 +3,22 @@ import Input
 
 /// `wl_touch`: events are folded into one `TouchFrame` per frame by `TouchFrameAssembler`,
 /// which also copes with compositors that send no frame after the last up.
+///
+/// Some compositors never send `wl_touch.frame` at all (cage 0.1.4). Until this seat has sent
+/// one, the loop calls `endOfBatch()` after dispatching each read from the socket, and what
+/// arrived in that read is one frame: a compositor writes the events of one input frame in one
+/// flush. Once a frame has been seen the seat is trusted to frame its events, and a batch that
+/// ends mid-frame (the rest still in the socket) is left open.
 final class TouchDevice {
     let proxy: OpaquePointer
     unowned let seat: Seat
     private var assembler = TouchFrameAssembler()
     /// Ids that went down on the title bar we draw ourselves; their events are not the app's.
     private var decorationTouches: Set<Int32> = []
+    /// This seat has sent a `wl_touch.frame`: its frames are trusted.
+    private(set) var sendsFrames = false
+    /// Frames closed at the end of a batch because the compositor sent none.
+    private(set) var framesClosedAtBatchEnd = 0
 
     init(proxy: OpaquePointer, seat: Seat) {
         self.proxy = proxy
@@ -55,7 +65,16 @@ final class TouchDevice {
     }
 
     private func frame() {
+        sendsFrames = true
         if let f = assembler.frame() { seat.deliver(.touch(f)) }
+    }
+
+    /// Everything read from the socket has been dispatched: close the frame of a seat that
+    /// does not send frames.
+    func endOfBatch() {
+        guard !sendsFrames, assembler.hasPending, let f = assembler.frame() else { return }
+        framesClosedAtBatchEnd += 1
+        seat.deliver(.touch(f))
     }
 
     private func cancel() {

@@ -13,6 +13,9 @@ public struct WindowOptions: Sendable {
     public var height = 1280
     /// Fullscreen, without decorations: kiosks and phone shells.
     public var fullscreen = false
+    /// Shrink the asked-for size to what the screen can show (`xdg_toplevel.configure_bounds`,
+    /// else the smallest output). Off when the user gave `--size`.
+    public var fitScreen = true
 
     public init() {}
 }
@@ -30,6 +33,13 @@ public final class WaylandClient {
     private(set) var viewporter: BoundGlobal?
     private(set) var fractionalScaleManager: BoundGlobal?
     private(set) var pointerGestures: BoundGlobal?
+    /// `wp_presentation`, when offered: feedback per commit for the pacer and the probe.
+    private(set) var presentation: Presentation?
+    private var pacer = FramePacer()
+    /// The vblank each commit still waiting for feedback aimed at.
+    private var targets: [UInt64: Double] = [:]
+    /// When the pacer wants the loop to look again (a frame due then).
+    private var drawDeadline: Double?
     private(set) var outputs: [UInt32: Output] = [:]
     private var seats: [UInt32: Seat] = [:]
     private var seatCount = 0
@@ -81,7 +91,7 @@ public final class WaylandClient {
         case .viewporter: return viewporter
         case .fractionalScaleManager: return fractionalScaleManager
         case .pointerGestures: return pointerGestures
-        case .seat, .output: return nil
+        case .presentation, .seat, .output: return nil
         }
     }
 
@@ -127,6 +137,8 @@ public final class WaylandClient {
         case .fractionalScaleManager where fractionalScaleManager == nil:
             fractionalScaleManager = bind(kind, name: name, advertised: version)
         case .pointerGestures where pointerGestures == nil: pointerGestures = bind(kind, name: name, advertised: version)
+        case .presentation where presentation == nil:
+            if let g = bind(kind, name: name, advertised: version) { presentation = makePresentation(g.proxy) }
         case .seat:
             if let g = bind(kind, name: name, advertised: version) {
                 seats[name] = Seat(globalName: name, version: g.version, proxy: g.proxy, client: self, index: seatCount)
@@ -149,6 +161,21 @@ public final class WaylandClient {
             window?.outputRemoved(output)
             output.destroy()
         }
+    }
+
+    private func makePresentation(_ proxy: OpaquePointer) -> Presentation {
+        let p = Presentation(proxy: proxy)
+        p.onPresented = { [weak self] sequence, time, refresh in
+            guard let self else { return }
+            if refresh == nil, let mode = outputs.values.map(\.refreshMilliHertz).max() { pacer.outputRefresh(milliHertz: mode) }
+            pacer.presented(at: time, refresh: refresh, target: targets.removeValue(forKey: sequence))
+            latencyProbe?.presented(sequence, at: time)
+        }
+        p.onDiscarded = { [weak self] sequence in
+            self?.targets.removeValue(forKey: sequence)
+            self?.latencyProbe?.discarded(sequence)
+        }
+        return p
     }
 
     static let registryListener = ListenerTable(wl_registry_listener(
@@ -191,7 +218,8 @@ public final class WaylandClient {
         self.app = app
         if let c = compositor?.proxy, let s = shm?.proxy { cursor = Cursor(compositor: c, shm: s) }
         let window = try Window(client: self, title: options.title, appID: options.appID,
-                                size: (max(1, options.width), max(1, options.height)), fullscreen: options.fullscreen)
+                                size: (max(1, options.width), max(1, options.height)), fitScreen: options.fitScreen,
+                                fullscreen: options.fullscreen)
         self.window = window
         window.onClose = { [weak self] in self?.running = false }
         defer { teardown() }
@@ -233,6 +261,7 @@ public final class WaylandClient {
                 wl_display_cancel_read(display)
             }
             if wl_display_dispatch_pending(display) < 0 { throw connectionError() }
+            for seat in seats.values { seat.touch?.endOfBatch() }
             if fds[1].revents & Int16(POLLIN) != 0 { running = false }
             for p in fds.dropFirst(2) where p.revents & Int16(POLLIN) != 0 { app.wakeup(p.fd) }
         }
@@ -242,6 +271,10 @@ public final class WaylandClient {
     private func pollTimeout(app: WaylandApp, now: Double) -> Int32 {
         var deadlines = seats.values.compactMap { $0.keyboard?.nextDeadline }
         if let d = app.nextDeadline { deadlines.append(d) }
+        if let d = drawDeadline {
+            // A frame is due then: wake a little early rather than late (whole milliseconds).
+            deadlines.append(d.rounded(.down) - 0.5)
+        }
         guard let next = deadlines.min() else { return -1 }
         return Int32(max(0, min((next - now).rounded(.up), 60_000)))
     }
@@ -258,12 +291,38 @@ public final class WaylandClient {
             lastGeometry = geometry
             app.resize(to: geometry)
         }
-        // Render only when something is dirty and no frame callback is outstanding; a new
-        // configure must be acked with a frame even if the compositor is holding callbacks back.
-        guard window.forceDraw || (app.needsFrame && !window.frameCallbackPending && !suspended) else { return }
+        // A new configure must be acked with a frame even if the compositor is holding
+        // callbacks back: forced frames draw at once.
+        drawDeadline = nil
+        var target: Double?
+        if window.forceDraw {
+            target = pacer.target(startingAt: monotonicMilliseconds())
+        } else {
+            guard app.needsFrame, !suspended else {
+                pacer.cancelPlan()
+                return
+            }
+            // An outstanding frame callback only holds us back while the compositor has not
+            // yet taken our last frame (a hidden window, a stalled compositor). With presentation
+            // feedback the pacer times the frame; without it, the callback does.
+            let consumed = window.lastCommitSequence.map { !(presentation?.isPending($0) ?? true) } ?? false
+            if window.frameCallbackPending && !consumed { return }
+            if let decision = pacer.decide(now: monotonicMilliseconds()) {
+                switch decision {
+                case .wait(let until):
+                    drawDeadline = until
+                    return
+                case .draw(let t):
+                    target = t
+                }
+            } else if window.frameCallbackPending {
+                return
+            }
+        }
         let titleBar = window.hasClientTitleBar
         let windowWidth = window.width
-        latencyProbe?.drawing(at: monotonicMilliseconds())
+        let drawStart = monotonicMilliseconds()
+        latencyProbe?.drawing(at: drawStart)
         let active = window.isActivated
         let committed = try window.present { buffer, geometry, titleBarPixels in
             if titleBar {
@@ -280,7 +339,12 @@ public final class WaylandClient {
                     + [PixelRect(x: 0, y: 0, width: buffer.width, height: titleBarPixels)]
             }
         }
-        if committed { latencyProbe?.committed(at: monotonicMilliseconds()) }
+        guard committed else { return }
+        let now = monotonicMilliseconds()
+        pacer.drew(duration: now - drawStart)
+        pacer.committed(target: target)
+        if let sequence = window.lastCommitSequence, let target { targets[sequence] = target }
+        latencyProbe?.committed(at: now, sequence: window.lastCommitSequence)
     }
 
     private func teardown() {
@@ -291,6 +355,8 @@ public final class WaylandClient {
         window?.destroy()
         window = nil
         cursor?.destroy()
+        presentation?.destroy()
+        presentation = nil
         _ = wl_display_flush(display)
         latencyProbe?.flush()
     }

@@ -37,6 +37,9 @@ final class Window {
     private(set) var width: Int
     private(set) var height: Int
     private let naturalSize: (Int, Int)
+    private let fitScreen: Bool
+    /// `xdg_toplevel.configure_bounds` (v4): the largest size the compositor thinks fits; 0 = unknown.
+    private var bounds: (Int32, Int32) = (0, 0)
     private(set) var states: Set<UInt32> = []
     private(set) var serverDecorated = false
     let wantsFullscreen: Bool
@@ -48,14 +51,18 @@ final class Window {
     /// Window size and scale as last committed (viewport, buffer scale, opaque region).
     private var committedLayout: (width: Int, height: Int, scale: Double)?
     var frameCallbackPending: Bool { frameCallback != nil }
+    /// The presentation-feedback sequence number of the newest commit (nil without wp_presentation).
+    private(set) var lastCommitSequence: UInt64?
     var onGeometryChange: (() -> Void)?
     var onClose: (() -> Void)?
 
     static let titleBarHeight = 32
 
-    init(client: WaylandClient, title: String, appID: String, size: (Int, Int), fullscreen: Bool) throws(WaylandError) {
+    init(client: WaylandClient, title: String, appID: String, size: (Int, Int), fitScreen: Bool,
+         fullscreen: Bool) throws(WaylandError) {
         self.client = client
         naturalSize = size
+        self.fitScreen = fitScreen
         width = size.0
         height = size.1
         wantsFullscreen = fullscreen
@@ -123,7 +130,7 @@ final class Window {
     }
 
     func outputRemoved(_ o: Output) {
-        if enteredOutputs.removeValue(forKey: ObjectIdentifier(o)) != nil { outputChanged() }
+        enteredOutputsChanged { _ = enteredOutputs.removeValue(forKey: ObjectIdentifier(o)) }
     }
 
     /// Commits a frame drawn by `draw` into a free buffer. Returns false when every buffer is busy.
@@ -171,6 +178,7 @@ final class Window {
             wl_callback_add_listener(cb, Window.frameListener.pointer, opaque(self))
         }
         buffers.attached(buffer)
+        lastCommitSequence = client.presentation?.request(for: surface)
         wl_surface_commit(surface)
         forceDraw = false
         return true
@@ -198,26 +206,50 @@ final class Window {
         }
         let (w, h) = pendingSize
         // 0 means "choose your own size"; maximized/fullscreen sizes must be obeyed exactly.
-        width = w > 0 ? Int(w) : (configured ? width : naturalSize.0)
-        height = h > 0 ? Int(h) : (configured ? height : naturalSize.1)
+        let chosen = configured ? (width, height) : fittedNaturalSize()
+        width = w > 0 ? Int(w) : chosen.0
+        height = h > 0 ? Int(h) : chosen.1
         configured = true
         unackedSerial = serial
         forceDraw = true
         if geometry != oldGeometry { onGeometryChange?() }
     }
 
+    /// The size we ask for when the compositor lets us choose: `--size` as given, else the
+    /// default shrunk to the compositor's bounds or, without them, to the smallest output (on a
+    /// 720-px-wide phone the default 800 px would put the zoom buttons off-screen).
+    private func fittedNaturalSize() -> (Int, Int) {
+        guard fitScreen else { return naturalSize }
+        var limit: (Int, Int)?
+        if bounds.0 > 0, bounds.1 > 0 {
+            limit = (Int(bounds.0), Int(bounds.1))
+        } else {
+            for size in client.outputs.values.compactMap(\.logicalSize) {
+                limit = limit.map { (min($0.0, size.width), min($0.1, size.height)) } ?? (size.width, size.height)
+            }
+        }
+        guard let limit else { return naturalSize }
+        // Never below the minimum size we announce.
+        return (max(200, min(naturalSize.0, limit.0)), max(200, min(naturalSize.1, limit.1)))
+    }
+
+    /// The surface entered or left an output: only a change of scale changes what we draw.
+    private func enteredOutputsChanged(_ change: () -> Void) {
+        let before = scale
+        change()
+        if scale != before { outputChanged() }
+    }
+
     static let surfaceListener = ListenerTable(wl_surface_listener(
         enter: { data, _, output in
             guard let w = owner(data, as: Window.self), let output,
                   let o = w.client.outputs.values.first(where: { $0.proxy == output }) else { return }
-            w.enteredOutputs[ObjectIdentifier(o)] = o
-            w.outputChanged()
+            w.enteredOutputsChanged { w.enteredOutputs[ObjectIdentifier(o)] = o }
         },
         leave: { data, _, output in
             guard let w = owner(data, as: Window.self), let output,
                   let o = w.client.outputs.values.first(where: { $0.proxy == output }) else { return }
-            w.enteredOutputs.removeValue(forKey: ObjectIdentifier(o))
-            w.outputChanged()
+            w.enteredOutputsChanged { _ = w.enteredOutputs.removeValue(forKey: ObjectIdentifier(o)) }
         }
     ))
 
@@ -238,7 +270,9 @@ final class Window {
             w.pendingStates = set
         },
         close: { data, _ in owner(data, as: Window.self)?.onClose?() },
-        configure_bounds: { _, _, _, _ in },
+        configure_bounds: { data, _, width, height in
+            owner(data, as: Window.self)?.bounds = (max(0, width), max(0, height))
+        },
         wm_capabilities: { _, _, _ in }
     ))
 

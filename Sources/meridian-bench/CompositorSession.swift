@@ -23,8 +23,9 @@ final class CompositorSession {
     /// The answer to the last command sent.
     private(set) var lastAnswer = ""
 
-    /// Starts `binary` with a `width` x `height` kiosk output and waits for `ready`.
-    init(binary: String, width: Int, height: Int) throws(BenchUnavailable) {
+    /// Starts `binary` with a `width` x `height` kiosk output refreshing at `refreshHz` and
+    /// waits for `ready`.
+    init(binary: String, width: Int, height: Int, refreshHz: Int = 60) throws(BenchUnavailable) {
         signal(SIGPIPE, SIG_IGN)   // a compositor that dies must be an error here, not our death
         var template = Array("/tmp/meridian-latency-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw BenchUnavailable("mkdtemp failed: \(String(cString: strerror(errno)))") }
@@ -34,7 +35,7 @@ final class CompositorSession {
         let stdin = Pipe(), stdout = Pipe()
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-W", "\(width)", "-H", "\(height)", "-k", "-S", socket, "-f", "-"]
+        process.arguments = ["-W", "\(width)", "-H", "\(height)", "-R", "\(refreshHz)", "-k", "-S", socket, "-f", "-"]
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         process.environment = env

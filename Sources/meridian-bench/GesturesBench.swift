@@ -1,11 +1,13 @@
 import Gestures
 import Input
+import UI
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `meridian-bench gestures`: a long, realistic input stream through the demo page's gesture
-/// tree, timed per input frame. Figures:
+/// `meridian-bench gestures`: a long, realistic input stream through Meridian's page as it
+/// ships (`MeridianPage.handle`: the gesture graph, its actions, the camera), timed per input
+/// frame. Figures:
 /// - `ns_per_frame`: the whole stream (scrolls, map pans and pinches, double taps, quick zooms,
 ///   pin drags, button taps, mouse clicks, waits for timers), per frame handed to `handle`.
 /// - `steady_ns_per_frame`: only the motion frames in the middle of running gestures.
@@ -15,8 +17,8 @@ import Glibc
 enum GesturesBench {
     static func run() {
         let cycles = 400
-        let stream = BenchStream.build(cycles: cycles)
-        let recognizerCount = BenchPage().recognizerCount
+        let stream = BenchStream.build(cycles: cycles, on: BenchLayout(BenchLayout.page()))
+        let recognizerCount = BenchLayout.page().graph.all.count
         Bench.progress("gestures: \(stream.frames.count) frames (\(stream.steadyRange.count) steady), \(recognizerCount) recognizers")
 
         Bench.progress("gestures: the stream makes " + describeOutcome(stream))
@@ -60,28 +62,26 @@ enum GesturesBench {
 
     /// What the stream does to the page, so a reader can see the benchmark exercises the arena.
     private static func describeOutcome(_ stream: BenchStream) -> String {
-        let page = BenchPage()
-        let system = GestureSystem(root: page.window)
+        let page = BenchLayout.page()
         var counts: [String: Int] = [:]
-        for r in page.recognizers {
+        for r in page.graph.all {
             r.onStateChange = { r in
                 if r.state == .began || (r.state == .ended && r is TapGestureRecognizer) { counts[r.name, default: 0] += 1 }
             }
         }
-        for f in stream.frames { system.handle(f) }
-        system.advance(to: (stream.frames.last?.time ?? 0) + 10_000)
+        for f in stream.frames { page.handle(f) }
+        page.advance(to: (stream.frames.last?.time ?? 0) + 10_000)
         return counts.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
     }
 
     /// Feeds `range` of the stream to a fresh page; returns the time taken (and allocations made).
     private static func play(_ stream: BenchStream, range: Range<Int>, counter: MallocCounter? = nil)
         -> (ns: Double, cpuNs: Double, allocations: Int) {
-        let page = BenchPage()
-        let system = GestureSystem(root: page.window)
+        let page = BenchLayout.page()
         let frames = stream.frames
         let before = counter?.count() ?? 0
         let start = Bench.now(), startCPU = threadCPUTime()
-        for i in range { system.handle(frames[i]) }
+        for i in range { page.handle(frames[i]) }
         let ns = Double(Bench.now() - start), cpuNs = Double(threadCPUTime() - startCPU)
         let allocations = Int((counter?.count() ?? 0) - before)
         withExtendedLifetime(page) {}
@@ -97,13 +97,12 @@ enum GesturesBench {
 
     /// Sets up the gestures before the steady segment untimed, then times the segment.
     private static func playSteady(_ stream: BenchStream, counter: MallocCounter? = nil) -> (ns: Double, allocations: Int) {
-        let page = BenchPage()
-        let system = GestureSystem(root: page.window)
+        let page = BenchLayout.page()
         let frames = stream.frames
-        for i in 0..<stream.steadyRange.lowerBound { system.handle(frames[i]) }
+        for i in 0..<stream.steadyRange.lowerBound { page.handle(frames[i]) }
         let before = counter?.count() ?? 0
         let start = Bench.now()
-        for i in stream.steadyRange { system.handle(frames[i]) }
+        for i in stream.steadyRange { page.handle(frames[i]) }
         let ns = Double(Bench.now() - start)
         let allocations = Int((counter?.count() ?? 0) - before)
         withExtendedLifetime(page) {}

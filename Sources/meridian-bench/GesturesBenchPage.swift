@@ -1,105 +1,39 @@
 import Gestures
 import Input
+import UI
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The demo page's gesture tree as the UI wires it (the same wiring as
-/// Tests/GesturesTests/ComposedPage.swift), with actions that only update a few numbers, so the
-/// benchmark measures the gesture layer and not the UI.
-final class BenchPage {
-    let window = GestureView(name: "window", frame: Rect(x: 0, y: 0, width: 800, height: 1280))
-    let page = GestureView(name: "page", frame: Rect(x: 0, y: 0, width: 800, height: 1280))
-    let map = GestureView(name: "map", frame: Rect(x: 16, y: 420, width: 768, height: 560))
-    private(set) var recognizers: [GestureRecognizer] = []
-    var recognizerCount: Int { recognizers.count }
-    private var zoom = 11.0
-    private var zoomAtStart = 11.0
-    private var mapOffset = Point.zero
-    private var scrollAtStart = 0.0
-    private var taps = 0
+/// The page the benchmark drives: Meridian's own page (`UI.MeridianPage`) at 800×1280, with
+/// the gesture graph and the actions it ships (camera, pins, log), and where its parts are,
+/// so the stream lands on them.
+struct BenchLayout {
+    /// The map's frame in the window, a free spot on it, a pin's centre and a zoom button's.
+    let map: Rect
+    let pin: Point
+    let secondPin: Point
+    let zoomButton: Point
+    let row: Point
 
-    init() {
-        window.addChild(page)
-        let menu = GestureView(name: "menu", frame: Rect(x: 16, y: 16, width: 24, height: 24))
-        page.addChild(menu)
-        page.addChild(map)
-        map.clipsToBounds = true
-        let pins = (0..<2).map { GestureView(name: "pin-\($0 + 1)", frame: Rect(x: 200 + Double($0) * 200, y: 200, width: 16, height: 16)) }
-        for pin in pins { map.addChild(pin) }
-        let zoomIn = GestureView(name: "zoomIn", frame: Rect(x: 728, y: 16, width: 24, height: 24))
-        map.addChild(zoomIn)
-        for i in 0..<20 {
-            page.addChild(GestureView(name: "row-\(i)", frame: Rect(x: 0, y: 1000 + Double(i) * 100, width: 800, height: 96)))
-        }
-        for v in [menu, zoomIn] + pins { v.hitInsets = EdgeInsets.enlarging(v.frame.size, toAtLeast: 48) }
+    static func page() -> MeridianPage { MeridianPage(.init(width: 800, height: 1280)) }
 
-        let scroll = PanGestureRecognizer(name: "pageScroll", maximumTouches: 1)
-        page.canScroll = { [unowned page] d in
-            d == .up ? page.boundsOrigin.y < 1920 : d == .down ? page.boundsOrigin.y > 0 : false
+    init(_ page: MeridianPage) {
+        let snap = page.snapshot
+        map = snap.mapFrame
+        func centre(_ r: Rect) -> Point { Point(x: r.minX + r.size.width / 2, y: r.minY + r.size.height / 2) }
+        // Pins well inside the map, so a finger on them lands on the pin.
+        let m = map
+        let inside = snap.pins.filter { (p: PageSnapshot.Target) -> Bool in
+            let f = p.frame
+            let x = f.minX > m.minX + 60 && f.maxX < m.maxX - 120
+            let y = f.minY > m.minY + 60 && f.maxY < m.maxY - 60
+            return x && y
         }
-        scroll.action = { [unowned self] pan in
-            if pan.state == .began { scrollAtStart = page.boundsOrigin.y }
-            guard pan.state.isActive else { return }
-            page.boundsOrigin.y = min(max(scrollAtStart - pan.translation(in: page).y, 0), 1920)
-        }
-        add(scroll, to: page)
-
-        let mapPan = PanGestureRecognizer(name: "mapPan", minimumTouches: 2, maximumTouches: 2)
-        mapPan.action = { [unowned self] pan in
-            guard pan.state.isActive else { return }
-            mapOffset = mapOffset + pan.translation(in: map)
-            pan.setTranslation(.zero, in: map)
-        }
-        let pinch = PinchGestureRecognizer(name: "mapPinch")
-        pinch.action = { [unowned self] p in
-            if p.state == .began { zoomAtStart = zoom }
-            if p.state.isActive { zoom = zoomAtStart + (p.scale - 1) }
-        }
-        pinch.recognizeSimultaneously(with: mapPan)
-        let doubleTap = TapGestureRecognizer(name: "mapDoubleTap", taps: 2)
-        doubleTap.action = { [unowned self] t in if t.state == .ended { zoom += 1 } }
-        let quickZoom = LongPressGestureRecognizer(name: "mapQuickZoom", taps: 1, minimumPressDuration: 0)
-        quickZoom.require(toFail: doubleTap)
-        quickZoom.action = { [unowned self] q in
-            if q.state == .began { zoomAtStart = zoom }
-            if q.state.isActive { zoom = zoomAtStart + (q.location(in: map).y - q.pressLocation(in: map).y) / 75 }
-        }
-        let tap = TapGestureRecognizer(name: "mapTap")
-        tap.require(toFail: doubleTap)
-        tap.require(toFail: quickZoom)
-        tap.action = { [unowned self] t in if t.state == .ended { taps += 1 } }
-        let twoFingerTap = TapGestureRecognizer(name: "mapTwoFingerTap", touches: 2)
-        twoFingerTap.action = { [unowned self] t in if t.state == .ended { zoom -= 1 } }
-        let observer = TapGestureRecognizer(name: "tapObserver")
-        observer.isObserver = true
-        observer.require(toFail: doubleTap)
-        observer.require(toFail: quickZoom)
-        observer.action = { [unowned self] t in if t.state == .ended { taps += 1 } }
-        for r: GestureRecognizer in [mapPan, pinch, doubleTap, quickZoom, tap, twoFingerTap, observer] { add(r, to: map) }
-
-        for pin in pins {
-            let drag = PanGestureRecognizer(name: "\(pin.name) drag", maximumTouches: 1)
-            drag.action = { [unowned pin, unowned self] pan in
-                guard pan.state.isActive else { return }
-                pin.frame.origin = pin.frame.origin + pan.translation(in: map)
-                pan.setTranslation(.zero, in: map)
-            }
-            let pinTap = TapGestureRecognizer(name: "\(pin.name) tap")
-            pinTap.action = { [unowned self] t in if t.state == .ended { taps += 1 } }
-            add(drag, to: pin)
-            add(pinTap, to: pin)
-        }
-        for target in [menu, zoomIn] {
-            let t = TapGestureRecognizer(name: "\(target.name) tap")
-            t.action = { [unowned self] t in if t.state == .ended { taps += 1 } }
-            add(t, to: target)
-        }
-    }
-
-    private func add(_ r: GestureRecognizer, to view: GestureView) {
-        view.addGestureRecognizer(r)
-        recognizers.append(r)
+        pin = inside.first.map { centre($0.frame) } ?? centre(map)
+        secondPin = inside.dropFirst().first.map { centre($0.frame) } ?? pin
+        zoomButton = snap.targets.first { $0.id == "zoomIn" }.map { centre($0.frame) } ?? centre(map)
+        row = snap.targets.first { $0.id.hasPrefix("place-") }.map { centre($0.frame) } ?? Point(x: 400, y: 1000)
     }
 }
 
@@ -110,65 +44,69 @@ struct BenchStream {
     private(set) var steadyRange = 0..<0
     private var time = 0.0
 
-    static func build(cycles: Int) -> BenchStream {
+    static func build(cycles: Int, on layout: BenchLayout) -> BenchStream {
         var s = BenchStream()
+        // The old bench tree's map stood at y 420; Meridian's map is where the layout says.
+        let dy = layout.map.minY - 420
+        func at(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y + dy) }
+        func by(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
         // The steady segment first: a long two-finger pan-and-pinch on the map.
-        s.touch([.down(id: 0, at: Point(x: 200, y: 700)), .down(id: 1, at: Point(x: 400, y: 700))])
-        for i in 1...30 { s.touch([.moved(id: 0, to: Point(x: 200, y: 700 + Double(i))), .moved(id: 1, to: Point(x: 400, y: 700 + Double(i)))]) }
+        s.touch([.down(id: 0, at: at(200, 700)), .down(id: 1, at: at(400, 700))])
+        for i in 1...30 { s.touch([.moved(id: 0, to: at(200, 700 + Double(i))), .moved(id: 1, to: at(400, 700 + Double(i)))]) }
         let steadyStart = s.frames.count
         for i in 0..<20_000 {
             let phase = Double(i) * 0.01
             let spread = 100 + 40 * sin(phase)
             let cx = 300 + 30 * sin(phase * 0.7), cy = 730 + 30 * cos(phase * 0.9)
-            s.touch([.moved(id: 0, to: Point(x: cx - spread, y: cy)), .moved(id: 1, to: Point(x: cx + spread, y: cy))])
+            s.touch([.moved(id: 0, to: at(cx - spread, cy)), .moved(id: 1, to: at(cx + spread, cy))])
         }
         s.steadyRange = steadyStart..<s.frames.count
-        s.touch([.up(id: 0, at: Point(x: 200, y: 730)), .up(id: 1, at: Point(x: 400, y: 730))])
+        s.touch([.up(id: 0, at: at(200, 730)), .up(id: 1, at: at(400, 730))])
         s.wait(500)
 
         for c in 0..<cycles {
             let dir: Double = c % 2 == 0 ? -1 : 1
             // One finger on the map scrolls the page (after the grace window); one finger on the
             // list scrolls it back, so every cycle starts with the page at the top.
-            s.drag(id: 0, from: Point(x: 150, y: 800), by: Point(x: 0, y: -120), frames: 30)
+            s.drag(id: 0, from: at(150, 800), by: by(0, -120), frames: 30)
             s.wait(300)
-            s.drag(id: 0, from: Point(x: 400, y: 1000), by: Point(x: 3, y: 140), frames: 40)
+            s.drag(id: 0, from: layout.row, by: by(3, 140), frames: 40)
             s.wait(300)
             // Two fingers pan and pinch the map.
-            s.touch([.down(id: 0, at: Point(x: 250, y: 700)), .down(id: 1, at: Point(x: 350, y: 700))])
+            s.touch([.down(id: 0, at: at(250, 700)), .down(id: 1, at: at(350, 700))])
             for i in 1...40 {
                 let k = Double(i)
-                s.touch([.moved(id: 0, to: Point(x: 250 - k, y: 700 + k * dir)),
-                         .moved(id: 1, to: Point(x: 350 + k, y: 700 + k * dir))])
+                s.touch([.moved(id: 0, to: at(250 - k, 700 + k * dir)),
+                         .moved(id: 1, to: at(350 + k, 700 + k * dir))])
             }
-            s.touch([.up(id: 0, at: Point(x: 210, y: 700 + 40 * dir)), .up(id: 1, at: Point(x: 390, y: 700 + 40 * dir))])
+            s.touch([.up(id: 0, at: at(210, 700 + 40 * dir)), .up(id: 1, at: at(390, 700 + 40 * dir))])
             s.wait(300)
             // A double tap and a double-tap-drag on the map.
-            s.tap(id: 0, at: Point(x: 300, y: 700))
+            s.tap(id: 0, at: at(300, 700))
             s.wait(100)
-            s.tap(id: 1, at: Point(x: 303, y: 702))
+            s.tap(id: 1, at: at(303, 702))
             s.wait(400)
-            s.tap(id: 0, at: Point(x: 300, y: 700))
+            s.tap(id: 0, at: at(300, 700))
             s.wait(100)
-            s.drag(id: 0, from: Point(x: 300, y: 700), by: Point(x: 0, y: 100 * -dir), frames: 30)
+            s.drag(id: 0, from: at(300, 700), by: by(0, 100 * -dir), frames: 30)
             s.wait(400)
             // A single tap (reported after the window), a pin tap, a pin drag, a button tap.
-            s.tap(id: 2, at: Point(x: 500, y: 850))
+            s.tap(id: 2, at: at(500, 850))
             s.wait(350)
-            s.tap(id: 0, at: Point(x: 224, y: 628))
+            s.tap(id: 0, at: layout.pin)
             s.wait(350)
-            s.drag(id: 3, from: Point(x: 424, y: 628), by: Point(x: 30 * dir, y: 20 * dir), frames: 30)
+            s.drag(id: 3, from: layout.secondPin, by: by(30 * dir, 20 * dir), frames: 30)
             s.wait(200)
-            s.tap(id: 1, at: Point(x: 28, y: 28))
+            s.tap(id: 1, at: layout.zoomButton)
             s.wait(200)
             // A two-finger tap and a mouse double click.
-            s.touch([.down(id: 0, at: Point(x: 300, y: 700)), .down(id: 1, at: Point(x: 360, y: 700))])
+            s.touch([.down(id: 0, at: at(300, 700)), .down(id: 1, at: at(360, 700))])
             s.wait(60)
-            s.touch([.up(id: 0, at: Point(x: 300, y: 700)), .up(id: 1, at: Point(x: 360, y: 700))])
+            s.touch([.up(id: 0, at: at(300, 700)), .up(id: 1, at: at(360, 700))])
             s.wait(400)
-            s.click(at: Point(x: 300, y: 700))
+            s.click(at: at(300, 700))
             s.wait(100)
-            s.click(at: Point(x: 301, y: 700))
+            s.click(at: at(301, 700))
             s.wait(400)
         }
         return s

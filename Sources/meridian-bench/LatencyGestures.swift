@@ -62,6 +62,46 @@ enum LatencyGestures {
                 scroll(x: x, y: (height - 100 - travel).rounded(), step: step)]
     }
 
+    /// Two fingers on a horizontal line through (`x`, `y`), moving apart from `from` to `to` px
+    /// (or together, when `to` < `from`): the map zooms under them.
+    static func pinch(x: Double, y: Double, from: Double, to: Double) -> Gesture {
+        var frames: [[TouchChange]] = []
+        func points(_ d: Double) -> (Point, Point) { (Point(x: x - d / 2, y: y), Point(x: x + d / 2, y: y)) }
+        var (a, b) = points(from)
+        frames.append([.down(id: 0, at: a), .down(id: 1, at: b)])
+        for i in 1...motionFrames {
+            (a, b) = points(from + (to - from) * Double(i) / Double(motionFrames))
+            frames.append([.moved(id: 0, to: a), .moved(id: 1, to: b)])
+        }
+        frames.append([.up(id: 0, at: a), .up(id: 1, at: b)])
+        return Gesture(kind: "pinch", frames: frames)
+    }
+
+    /// A pinch out and back in, in the middle of the map's lower half.
+    static func pinches(map: (x: Double, y: Double, width: Double, height: Double)) -> [Gesture] {
+        let x = (map.x + 0.45 * map.width).rounded(), y = (map.y + 0.7 * map.height).rounded()
+        return [pinch(x: x, y: y, from: 200, to: 500), pinch(x: x, y: y, from: 500, to: 200)]
+    }
+
+    /// A quick one-finger swipe (12 frames of `step` px) that lifts while moving: the page
+    /// flings on.
+    static func fling(x: Double, y: Double, step: Double) -> Gesture {
+        var p = Point(x: x, y: y)
+        var frames: [[TouchChange]] = [[.down(id: 0, at: p)]]
+        for _ in 0..<12 {
+            p.y += step
+            frames.append([.moved(id: 0, to: p)])
+        }
+        frames.append([.up(id: 0, at: p)])
+        return Gesture(kind: "fling", frames: frames)
+    }
+
+    /// A fling down the page and one back up.
+    static func flings(width: Double, height: Double) -> [Gesture] {
+        let x = (width / 2).rounded()
+        return [fling(x: x, y: (height - 100).rounded(), step: -40), fling(x: x, y: (height / 2).rounded(), step: 40)]
+    }
+
     /// The test compositor's commands for one touch frame (docs/TEST-COMPOSITOR.md), then the
     /// pause until the next.
     static func commands(_ frame: [TouchChange]) -> [String] {

@@ -4,17 +4,27 @@ import Glibc
 #endif
 
 /// The latency suite's compositor mode: the release `meridian` filling a 1920x1200 kiosk output
-/// of the test compositor, with `MERIDIAN_LATENCY_LOG` on (Sources/Wayland/LatencyProbe.swift).
-/// Touch frames are injected 16 ms apart; the probe's log gives, per touch frame that changed
-/// the screen, its arrival, the start of the drawing that shows it (after any wait for the
-/// frame callback) and that frame's commit. The compositor's own latency and scanout are not in it.
+/// of the test compositor (refreshing at 60 Hz, then at 120 Hz), with `MERIDIAN_LATENCY_LOG` on
+/// (Sources/Wayland/LatencyProbe.swift). Touch frames are injected 16 ms apart; the probe's log
+/// gives, per touch frame that changed the screen, the event's time, its arrival, the start of
+/// the drawing that shows it, that frame's commit and its presentation (the compositor's vblank,
+/// from wp_presentation feedback). Scanout after the compositor's vblank is not in it.
 enum LatencyUnderCompositor {
     static func run(mapFrame: (x: Double, y: Double, width: Double, height: Double)) {
-        do {
-            try measure(mapFrame: mapFrame)
-        } catch {
-            Bench.progress("latency compositor: not run: \(error)")
+        for hz in refreshRates {
+            do {
+                try measure(mapFrame: mapFrame, refreshHz: hz)
+            } catch {
+                Bench.progress("latency compositor \(hz) Hz: not run: \(error)")
+            }
         }
+    }
+
+    /// `MERIDIAN_LATENCY_REFRESH=60` (a comma list) limits the run; default 60 and 120 Hz.
+    static var refreshRates: [Int] {
+        guard let v = ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_REFRESH"] else { return [60, 120] }
+        let rates = v.split(separator: ",").compactMap { Int($0) }.filter { (1...1000).contains($0) }
+        return rates.isEmpty ? [60, 120] : rates
     }
 
     /// Each gesture pair (there and back) is played this many times: about 240 frames a metric.
@@ -23,6 +33,9 @@ enum LatencyUnderCompositor {
     /// One gesture's injection: which metric, and the monotonic ms between which its frames arrived.
     struct Window {
         var kind: String
+        /// `cold` for the first round over the ground (tiles rasterized as they come into view),
+        /// `warm` after.
+        var tiles: String
         var start: Double
         var end: Double
         /// Commits the client made meanwhile, for input or not (tiles landing, animations).
@@ -36,13 +49,14 @@ enum LatencyUnderCompositor {
     /// kiosk's real fullscreen output.
     static let arguments = ["--size", LatencyBench.size]
 
-    static func measure(mapFrame: (x: Double, y: Double, width: Double, height: Double)) throws(BenchUnavailable) {
+    static func measure(mapFrame: (x: Double, y: Double, width: Double, height: Double), refreshHz: Int) throws(BenchUnavailable) {
         let root = packageRoot()
         let meridian = try meridianBinary(root: root)
         let compositorBinary = try testCompositor(root: root)
-        Bench.progress("latency compositor: \(compositorBinary) -W \(LatencyBench.width) -H \(LatencyBench.height) -k, "
+        Bench.progress("latency compositor: \(compositorBinary) -W \(LatencyBench.width) -H \(LatencyBench.height) -R \(refreshHz) -k, "
             + "client \(meridian) \(arguments.joined(separator: " "))")
-        let session = try CompositorSession(binary: compositorBinary, width: LatencyBench.width, height: LatencyBench.height)
+        let session = try CompositorSession(binary: compositorBinary, width: LatencyBench.width, height: LatencyBench.height,
+                                            refreshHz: refreshHz)
         defer { session.stop() }
         let logPath = session.runtimeDirectory + "/latency.log"
         let clientLog = session.runtimeDirectory + "/meridian.log"
@@ -72,16 +86,24 @@ enum LatencyUnderCompositor {
         Bench.progress("latency compositor: mapped and settled in \(Bench.format(Double(Bench.now() - settleStart) / 1e6)) ms")
 
         var windows: [Window] = []
-        let pans = LatencyGestures.pans(map: mapFrame)
-        let scrolls = LatencyGestures.scrolls(width: Double(LatencyBench.width), height: Double(LatencyBench.height))
-        let gestures = (0..<rounds).flatMap { _ in pans } + (0..<rounds).flatMap { _ in scrolls }
-        for g in gestures {
+        let width = Double(LatencyBench.width), height = Double(LatencyBench.height)
+        var gestures: [(LatencyGestures.Gesture, String)] = []
+        for round in 0..<rounds {
+            let tiles = round == 0 ? "cold" : "warm"
+            for g in LatencyGestures.pans(map: mapFrame) + LatencyGestures.pinches(map: mapFrame)
+                + LatencyGestures.scrolls(width: width, height: height) + LatencyGestures.flings(width: width, height: height) {
+                gestures.append((g, tiles))
+            }
+        }
+        // Same order every round: the pans and pinches of round 1 bring new tiles into view.
+        gestures.sort { ($0.1 == "cold" ? 0 : 1, kindOrder($0.0.kind)) < ($1.1 == "cold" ? 0 : 1, kindOrder($1.0.kind)) }
+        for (g, tiles) in gestures {
             let before = try session.commits()
             let start = Double(Bench.now()) / 1e6
             let errors = try session.send(g.frames.flatMap(LatencyGestures.commands), timeout: 30)
             let end = Double(Bench.now()) / 1e6
-            windows.append(Window(kind: g.kind, start: start, end: end, commits: try session.commits() - before))
-            Bench.progress("latency compositor: \(g.kind) \(windows.count): \(g.frames.count) touch frames injected, "
+            windows.append(Window(kind: g.kind, tiles: tiles, start: start, end: end, commits: try session.commits() - before))
+            Bench.progress("latency compositor \(refreshHz) Hz: \(g.kind) (\(tiles)) \(windows.count): \(g.frames.count) touch frames injected, "
                 + "\(windows[windows.count - 1].commits) commits")
             if let e = errors.first { Bench.progress("latency compositor: \(g.kind): \(errors.count) commands refused, first: \(e)") }
             _ = try session.send(["wait-idle 300 20000"], timeout: 25)   // fling over, tiles in
@@ -96,39 +118,63 @@ enum LatencyUnderCompositor {
             throw BenchUnavailable("meridian wrote no latency log (\(logPath)); its output: "
                 + ((try? String(contentsOfFile: clientLog, encoding: .utf8)) ?? ""))
         }
-        report(LatencyLog.parse(text), windows: windows, binary: meridian)
+        report(LatencyLog.parse(text), windows: windows, binary: meridian, refreshHz: refreshHz)
     }
 
-    static func report(_ entries: [LatencyLog.Entry], windows: [Window], binary: String) {
+    /// Pans and pinches first in each round (the ground they uncover is what makes tiles cold).
+    static func kindOrder(_ kind: String) -> Int { ["pan": 0, "pinch": 1, "scroll": 2, "fling": 3][kind] ?? 4 }
+
+    static func report(_ entries: [LatencyLog.Entry], windows: [Window], binary: String, refreshHz: Int) {
         if entries.isEmpty {
             Bench.progress("latency compositor: the latency log is empty — is \(binary) older than the probe? "
                 + "(swift build -c release --product meridian)")
         }
-        for kind in ["pan", "scroll"] {
-            let mine = entries.filter { e in
-                e.kind == "touch" && windows.contains { $0.kind == kind && e.input >= $0.start && e.input <= $0.end }
+        let period = 1000 / Double(refreshHz)
+        let base: [(String, Any)] = [("suite", "latency"), ("size", LatencyBench.size), ("mode", "compositor"),
+                                            ("refresh_hz", refreshHz)]
+        func stats(_ v: [Double]) -> [(String, Any)] {
+            [("median", Bench.quantile(v, 0.5)), ("p90", Bench.quantile(v, 0.9)), ("p99", Bench.quantile(v, 0.99)), ("runs", v.count)]
+        }
+        for kind in ["scroll", "pan", "pinch", "fling"] {
+            for tiles in ["cold", "warm"] {
+                let gestureWindows = windows.filter { $0.kind == kind && $0.tiles == tiles }
+                let perGesture = gestureWindows.map { w in
+                    entries.filter { $0.kind == "touch" && $0.input >= w.start && $0.input <= w.end }
+                }
+                let mine = perGesture.flatMap { $0 }
+                guard !mine.isEmpty else {
+                    Bench.progress("latency compositor \(refreshHz) Hz: \(kind) (\(tiles)): no touch frame changed the screen")
+                    continue
+                }
+                let presented = mine.compactMap { e in e.present.map { $0 - e.event } }
+                let toCommit = mine.map { $0.commit - $0.input }
+                let wait = mine.map { $0.drawStart - $0.input }
+                let draw = mine.map { $0.commit - $0.drawStart }
+                let tag: [(String, Any)] = [("tiles", tiles)]
+                if !presented.isEmpty {
+                    Bench.emit(base + [("metric", "\(kind)_input_to_present_ms")] + tag + stats(presented))
+                }
+                var missed = 0, observed = 0
+                for g in perGesture {
+                    let m = LatencyLog.missedRefreshes(g, period: period)
+                    missed += m.missed
+                    observed += m.observed
+                }
+                Bench.emit(base + [("metric", "\(kind)_missed_refreshes")] + tag + [("median", missed), ("runs", observed)])
+                Bench.emit(base + [("metric", "\(kind)_input_to_commit_ms")] + tag + stats(toCommit))
+                Bench.emit(base + [("metric", "\(kind)_wait_before_drawing_ms")] + tag + stats(wait))
+                Bench.emit(base + [("metric", "\(kind)_draw_to_commit_ms")] + tag + stats(draw))
+                if kind == "pan" && tiles == "warm" {
+                    // The live loop's own work for a frame in which only the map moved, tiles cached.
+                    Bench.emit(base + [("metric", "window_warm_pan_frame_ms")] + stats(draw))
+                }
+                let frames = Set(mine.map(\.commit)).count
+                let allCommits = gestureWindows.reduce(0) { $0 + $1.commits }
+                Bench.progress("latency compositor \(refreshHz) Hz: \(kind) (\(tiles)): \(mine.count) touch frames shown by \(frames) commits, "
+                    + "\(allCommits) commits in all while injecting, \(mine.count - presented.count) with no presentation time; "
+                    + "input→present median \(Bench.format(Bench.quantile(presented, 0.5))) ms, p99 \(Bench.format(Bench.quantile(presented, 0.99))) ms, "
+                    + "missed \(missed) of \(observed) refreshes")
             }
-            guard !mine.isEmpty else {
-                Bench.progress("latency compositor: \(kind): no touch frame changed the screen")
-                continue
-            }
-            let total = mine.map { $0.commit - $0.input }
-            let wait = mine.map { $0.drawStart - $0.input }
-            let draw = mine.map { $0.commit - $0.drawStart }
-            Bench.emit([("suite", "latency"), ("metric", "\(kind)_input_to_commit_ms"), ("size", LatencyBench.size),
-                        ("mode", "compositor"), ("median", Bench.quantile(total, 0.5)), ("p90", Bench.quantile(total, 0.9)),
-                        ("p99", Bench.quantile(total, 0.99)), ("runs", total.count)])
-            Bench.emit([("suite", "latency"), ("metric", "\(kind)_wait_for_frame_callback_ms"), ("size", LatencyBench.size),
-                        ("mode", "compositor"), ("median", Bench.quantile(wait, 0.5)), ("p90", Bench.quantile(wait, 0.9)),
-                        ("p99", Bench.quantile(wait, 0.99)), ("runs", wait.count)])
-            Bench.emit([("suite", "latency"), ("metric", "\(kind)_draw_to_commit_ms"), ("size", LatencyBench.size),
-                        ("mode", "compositor"), ("median", Bench.quantile(draw, 0.5)), ("p90", Bench.quantile(draw, 0.9)),
-                        ("p99", Bench.quantile(draw, 0.99)), ("runs", draw.count)])
-            let frames = Set(mine.map(\.commit)).count
-            let allCommits = windows.filter { $0.kind == kind }.reduce(0) { $0 + $1.commits }
-            let waited = wait.filter { $0 > 1 }.count
-            Bench.progress("latency compositor: \(kind): \(mine.count) touch frames shown by \(frames) commits, "
-                + "\(allCommits) commits in all while injecting; \(waited) frames waited > 1 ms for a frame callback")
         }
     }
 

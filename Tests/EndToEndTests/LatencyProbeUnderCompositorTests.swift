@@ -31,14 +31,23 @@ final class LatencyProbeUnderCompositorTests: XCTestCase {
 
         let text = try String(contentsOfFile: log, encoding: .utf8)
         let lines = text.split(separator: "\n").map { $0.split(separator: " ") }
-        let touches = lines.filter { $0.count == 4 && $0[2] == "touch" }
-        XCTAssertEqual(touches.count, lines.count, "every line is a touch frame with four fields:\n\(text)")
+        let touches = lines.filter { $0.count == 6 && $0[2] == "touch" }
+        XCTAssertEqual(touches.count, lines.count, "every line is a touch frame with six fields:\n\(text)")
         XCTAssertGreaterThanOrEqual(touches.count, 10, "the moves that scrolled the page were logged:\n\(text)")
         XCTAssertLessThanOrEqual(touches.count, 14, "no frame twice:\n\(text)")
+        var previousPresent = 0.0
         for f in touches {
             let input = Double(f[0]) ?? 0, commit = Double(f[1]) ?? 0, draw = Double(f[3]) ?? 0
+            let event = Double(f[5]) ?? 0
             XCTAssertGreaterThanOrEqual(input, injected, "only frames injected here, on the shared monotonic clock")
             XCTAssertTrue(input <= draw && draw <= commit, "arrival, drawing, commit in that order: \(f)")
+            XCTAssertTrue(event <= input + 0.001 && event > input - 20, "the event's own time is just before its arrival: \(f)")
+            // The test compositor sends presentation feedback (its vblank) for every frame it shows.
+            let present = try XCTUnwrap(Double(f[4]), "a presentation time: \(f)")
+            XCTAssertGreaterThanOrEqual(present, commit, "shown after it was committed: \(f)")
+            XCTAssertLessThan(present - commit, 17.5, "at the first vblank after the commit, 60 Hz: \(f)")
+            XCTAssertGreaterThanOrEqual(present, previousPresent, "in order")
+            previousPresent = present
         }
     }
 }

@@ -16,8 +16,10 @@ final class PageUnderCompositorTests: XCTestCase {
         let initial: [String: Any]
     }
 
-    private func start() throws -> Session {
+    /// With `touchFrames: false` the compositor sends no `wl_touch.frame` at all, as cage 0.1.4.
+    private func start(touchFrames: Bool = true) throws -> Session {
         let compositor = try TestCompositor(width: 800, height: 1280, kiosk: true)
+        if !touchFrames { try compositor.send("touch-frames off") }
         let dir = compositor.runtimeDirectory
         // The page's starting geometry, from the same binary, headless.
         let empty = dir + "/empty.trace"
@@ -72,7 +74,16 @@ final class PageUnderCompositorTests: XCTestCase {
     }
 
     func testOneFingerOnTheMapScrollsThePageAndLeavesTheMapAlone() throws {
-        let s = try start()
+        try oneFingerScrollsThePage(touchFrames: true)
+    }
+
+    /// cage 0.1.4 never sends wl_touch.frame: each read from the socket is one frame.
+    func testWithoutTouchFramesAOneFingerDragScrollsThePage() throws {
+        try oneFingerScrollsThePage(touchFrames: false)
+    }
+
+    private func oneFingerScrollsThePage(touchFrames: Bool) throws {
+        let s = try start(touchFrames: touchFrames)
         let (x, y) = freePoint(s.initial)
         try frame(s, ["down 0 \(x) \(y)"])
         for i in 1...12 { try frame(s, ["motion 0 \(x) \(y - 15 * Double(i))"]) }
@@ -88,7 +99,15 @@ final class PageUnderCompositorTests: XCTestCase {
     }
 
     func testTwoFingersPanTheMapAndNotThePage() throws {
-        let s = try start()
+        try twoFingersPanTheMap(touchFrames: true)
+    }
+
+    func testWithoutTouchFramesTwoFingersPanTheMap() throws {
+        try twoFingersPanTheMap(touchFrames: false)
+    }
+
+    private func twoFingersPanTheMap(touchFrames: Bool) throws {
+        let s = try start(touchFrames: touchFrames)
         let (x, y) = freePoint(s.initial)
         try frame(s, ["down 0 \(x - 50) \(y)", "down 1 \(x + 50) \(y)"])
         for i in 1...10 {
@@ -108,7 +127,15 @@ final class PageUnderCompositorTests: XCTestCase {
     }
 
     func testADoubleTapZoomsInOneLevel() throws {
-        let s = try start()
+        try doubleTapZooms(touchFrames: true)
+    }
+
+    func testWithoutTouchFramesADoubleTapZoomsInOneLevel() throws {
+        try doubleTapZooms(touchFrames: false)
+    }
+
+    private func doubleTapZooms(touchFrames: Bool) throws {
+        let s = try start(touchFrames: touchFrames)
         let (x, y) = freePoint(s.initial)
         for _ in 0..<2 {
             try frame(s, ["down 0 \(x) \(y)"])
@@ -120,6 +147,32 @@ final class PageUnderCompositorTests: XCTestCase {
         let end = try finish(s)
         XCTAssertEqual(map(end)["zoom"] as? Double, (map(s.initial)["zoom"] as? Double ?? 0) + 1)
         XCTAssertEqual((end["log"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "doubleTapZoom" }.count, 1)
+    }
+
+    func testTwoFingersSpreadingApartZoomIn() throws {
+        try pinchZoomsIn(touchFrames: true)
+    }
+
+    func testWithoutTouchFramesAPinchZoomsIn() throws {
+        try pinchZoomsIn(touchFrames: false)
+    }
+
+    private func pinchZoomsIn(touchFrames: Bool) throws {
+        let s = try start(touchFrames: touchFrames)
+        let (x, y) = freePoint(s.initial)
+        try frame(s, ["down 0 \(x - 40) \(y)", "down 1 \(x + 40) \(y)"])
+        for i in 1...12 {
+            let d = 40 + 6 * Double(i)
+            try frame(s, ["motion 0 \(x - d) \(y)", "motion 1 \(x + d) \(y)"])
+        }
+        try s.compositor.send("sleep 80")
+        try frame(s, ["up 0", "up 1"])
+        try s.compositor.waitIdle(quiet: 0.5, timeout: 20)
+        let end = try finish(s)
+        let before = map(s.initial)["zoom"] as? Double ?? 0, after = map(end)["zoom"] as? Double ?? 0
+        // The fingers went from 80 to 224 px apart: about 1.5 zoom levels.
+        XCTAssertGreaterThan(after, before + 1, "the map zoomed in under the spreading fingers")
+        XCTAssertEqual(scrollY(end), 0, "the page did not scroll")
     }
 
     func testAPinFollowsTheFingerThatDragsIt() throws {

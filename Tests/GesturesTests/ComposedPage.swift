@@ -1,13 +1,15 @@
 import Gestures
 import Input
+import UI
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Meridian's demo page as a gesture tree: a scrolling page holding a menu button, a map with
-/// pins and a zoom button, and list rows — wired the way the UI wires it, with a tiny stand-in
-/// for the UI's state (scroll offset, map camera, pin positions) and a log of what a user
-/// would notice. docs/GESTURES.md walks through this wiring.
+/// pins and a zoom button, and list rows — with the gesture graph the UI ships
+/// (`UI.PageGestureGraph`, the same recognizers and relations) and a tiny stand-in for the
+/// UI's state (scroll offset, map zoom and offset, pin positions) and a log of what a user
+/// would notice. The full page with its real actions is tested in AppTests.
 ///
 /// window
 /// └─ page            scroll container: one-finger scroll (pan, max 1 finger), canScroll hook
@@ -26,17 +28,8 @@ final class ComposedPage {
     private(set) var pins: [GestureView] = []
     private(set) var rows: [GestureView] = []
 
-    let pageScroll = PanGestureRecognizer(name: "pageScroll", maximumTouches: 1)
-    let mapPan = PanGestureRecognizer(name: "mapPan", minimumTouches: 2, maximumTouches: 2)
-    let mapPinch = PinchGestureRecognizer(name: "mapPinch")
-    let mapDoubleTap = TapGestureRecognizer(name: "mapDoubleTap", taps: 2)
-    let mapQuickZoom = LongPressGestureRecognizer(name: "mapQuickZoom", taps: 1, minimumPressDuration: 0)
-    let mapTap = TapGestureRecognizer(name: "mapTap")
-    let mapTwoFingerTap = TapGestureRecognizer(name: "mapTwoFingerTap", touches: 2)
-    let tapObserver = TapGestureRecognizer(name: "tapObserver")
-    private(set) var pinDrags: [PanGestureRecognizer] = []
-    private(set) var pinTaps: [TapGestureRecognizer] = []
-    private(set) var targetTaps: [TapGestureRecognizer] = []
+    /// The graph as it ships; the tests reach the recognizers through it (`page.graph.mapTap`).
+    private(set) var graph: PageGestureGraph!
 
     // The UI's state, as far as gestures change it.
     let contentHeight = 3200.0
@@ -71,6 +64,10 @@ final class ComposedPage {
         for target in [menu, zoomIn] + pins {
             target.hitInsets = EdgeInsets.enlarging(target.frame.size, toAtLeast: 48)
         }
+        // The page follows a vertical finger while there is content that way.
+        graph = PageGestureGraph(page: page, map: map, pins: pins, targets: [menu, zoomIn] + rows) { [unowned self] direction in
+            direction == .up ? scrollY < contentHeight - page.frame.size.height : scrollY > 0
+        }
         wirePage()
         wireMap()
         wirePins()
@@ -78,16 +75,7 @@ final class ComposedPage {
     }
 
     private func wirePage() {
-        page.addGestureRecognizer(pageScroll)
-        // The page follows a vertical finger while there is content that way.
-        page.canScroll = { [unowned self] direction in
-            switch direction {
-            case .up: return scrollY < contentHeight - page.frame.size.height
-            case .down: return scrollY > 0
-            case .left, .right: return false
-            }
-        }
-        pageScroll.action = { [unowned self] pan in
+        graph.pageScroll.action = { [unowned self] pan in
             switch pan.state {
             case .began:
                 scrollAtStart = scrollY
@@ -111,27 +99,18 @@ final class ComposedPage {
     }
 
     private func wireMap() {
-        for r: GestureRecognizer in [mapPan, mapPinch, mapDoubleTap, mapQuickZoom, mapTap, mapTwoFingerTap, tapObserver] {
-            map.addGestureRecognizer(r)
-        }
-        // Two fingers pan and pinch at once.
-        mapPinch.recognizeSimultaneously(with: mapPan)
-        // The single tap waits for the double tap and the double-tap-drag (MapLibre Native's graph).
-        mapQuickZoom.require(toFail: mapDoubleTap)
-        mapTap.require(toFail: mapDoubleTap)
-        mapTap.require(toFail: mapQuickZoom)
-        // The observer sees single taps without taking them from anyone.
-        tapObserver.isObserver = true
-        tapObserver.require(toFail: mapDoubleTap)
-        tapObserver.require(toFail: mapQuickZoom)
-
-        mapPan.action = { [unowned self] pan in
+        graph.mapPan.action = { [unowned self] pan in
             guard pan.state.isActive else { return }
             mapOffset = mapOffset + pan.translation(in: map)
             pan.setTranslation(.zero, in: map)
             if pan.state == .began { log.append("mapPan") }
         }
-        mapPinch.action = { [unowned self] pinch in
+        graph.mapMouseDrag.action = { [unowned self] drag in
+            guard drag.state.isActive else { return }
+            mapOffset = mapOffset + drag.translation(in: map)
+            drag.setTranslation(.zero, in: map)
+        }
+        graph.mapPinch.action = { [unowned self] pinch in
             switch pinch.state {
             case .began:
                 zoomAtStart = mapZoom
@@ -143,39 +122,39 @@ final class ComposedPage {
                 break
             }
         }
-        mapDoubleTap.action = { [unowned self] tap in
+        graph.mapDoubleTap.action = { [unowned self] tap in
             guard tap.state == .recognized else { return }
             mapZoom += 1
             log.append("doubleTapZoom")
         }
-        mapQuickZoom.action = { [unowned self] press in
+        graph.mapQuickZoom.action = { [unowned self] press in
             switch press.state {
             case .began:
                 zoomAtStart = mapZoom
                 log.append("quickZoom")
             case .changed:
-                // Down zooms in, 75 px per zoom level (MapLibre Native's quick zoom).
-                mapZoom = zoomAtStart + (press.location(in: map).y - press.pressLocation(in: map).y) / 75
+                // Down zooms in, at the shipped rate.
+                mapZoom = zoomAtStart + (press.location(in: map).y - press.pressLocation(in: map).y)
+                    / PageGestureGraph.quickZoomPixelsPerLevel
             default:
                 break
             }
         }
-        mapTap.action = { [unowned self] tap in
+        graph.mapTap.action = { [unowned self] tap in
             if tap.state == .recognized { log.append("mapTap") }
         }
-        mapTwoFingerTap.action = { [unowned self] tap in
+        graph.mapTwoFingerTap.action = { [unowned self] tap in
             guard tap.state == .recognized else { return }
             mapZoom -= 1
             log.append("twoFingerTapZoom")
         }
-        tapObserver.action = { [unowned self] tap in
+        graph.mapObserver.action = { [unowned self] tap in
             if tap.state == .recognized { log.append("observedTap") }
         }
     }
 
     private func wirePins() {
-        for pin in pins {
-            let drag = PanGestureRecognizer(name: "\(pin.name) drag", maximumTouches: 1)
+        for (pin, (drag, tap)) in zip(pins, zip(graph.pinDrags, graph.pinTaps)) {
             drag.action = { [unowned self, unowned pin] pan in
                 guard pan.state.isActive || pan.state == .ended else { return }
                 let t = pan.translation(in: map)
@@ -183,27 +162,19 @@ final class ComposedPage {
                 pan.setTranslation(.zero, in: map)
                 if pan.state == .ended { log.append("pinDragEnded \(pin.name)") }
             }
-            let tap = TapGestureRecognizer(name: "\(pin.name) tap")
             tap.action = { [unowned self, unowned pin] tap in
                 if tap.state == .recognized { log.append("pinTap \(pin.name)") }
             }
-            pin.addGestureRecognizer(drag)
-            pin.addGestureRecognizer(tap)
-            pinDrags.append(drag)
-            pinTaps.append(tap)
         }
     }
 
     private func wireTargets() {
-        for target in [menu, zoomIn] + rows {
-            let tap = TapGestureRecognizer(name: "\(target.name) tap")
+        for (target, tap) in zip([menu, zoomIn] + rows, graph.targetTaps) {
             tap.action = { [unowned self, unowned target] tap in
                 guard tap.state == .recognized else { return }
                 if target === zoomIn { mapZoom += 1 }
                 log.append("targetTap \(target.name)")
             }
-            target.addGestureRecognizer(tap)
-            targetTaps.append(tap)
         }
     }
 

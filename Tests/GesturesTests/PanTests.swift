@@ -135,7 +135,7 @@ final class PanTests: XCTestCase {
         input.mouseMove(100, 100)
         input.mouseButton(pressed: true)
         input.mouseMove(100, 150)
-        XCTAssertEqual(pan.translation(in: nil), Point(x: 0, y: 50 - GestureConstants.touchSlop))
+        XCTAssertEqual(pan.translation(in: nil), Point(x: 0, y: 50 - GestureConstants.mouseSlop), "a mouse has its own, much smaller slop")
         input.mouseButton(pressed: false)
         XCTAssertEqual(recorder.visible, ["pan began", "pan ended"])
     }

@@ -64,7 +64,7 @@ final class TraceReplayTests: XCTestCase {
     func testATraceReplaysToTheSameGesturesAtTheSameTimes() throws {
         let first = try replay()
         XCTAssertEqual(first, ["mapTap @350.0", "observedTap @350.0", "quickZoom @1150.0",
-                               "scrollY 138.0", "zoom \(11 + 100.0 / 75)"])
+                               "scrollY 138.0", "zoom \(11 + 100.0 / 100)"])
         XCTAssertEqual(try replay(), first)
     }
 }

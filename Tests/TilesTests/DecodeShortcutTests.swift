@@ -111,6 +111,7 @@ import Testing
         other.varintField(3, 1)
         other.packed(4, [MVTEncoder.command(1, 1), MVTEncoder.zigzag(2), MVTEncoder.zigzag(2)])
         var layer = ProtobufWriter()
+        layer.varintField(15, 2)
         layer.bytesField(1, Array("tags".utf8))
         layer.message(2, feature.bytes)
         layer.message(2, other.bytes)

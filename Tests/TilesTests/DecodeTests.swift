@@ -69,6 +69,7 @@ import Testing
         feature.varintField(4, MVTEncoder.zigzag(5))
         feature.varintField(4, MVTEncoder.zigzag(-5))
         var layer = ProtobufWriter()
+        layer.varintField(15, 2)
         layer.bytesField(1, Array("roads".utf8))
         layer.message(2, feature.bytes)
         var tile = ProtobufWriter()

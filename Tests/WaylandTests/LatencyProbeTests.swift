@@ -37,7 +37,8 @@ import Testing
         probe.drawing(at: 30)
         probe.committed(at: 31)   // a redraw with no new input reports nothing
         probe.flush()
-        #expect(lines() == ["10.000 15.250 touch 14.000", "12.500 15.250 pointer 14.000", "20.000 22.001 touch 21.000"])
+        #expect(lines() == ["10.000 15.250 touch 14.000 - 1.000", "12.500 15.250 pointer 14.000 - 2.000",
+                           "20.000 22.001 touch 21.000 - 3.000"])
     }
 
     @Test func framesThatChangeNothingOnScreenAreNotWaitedFor() throws {
@@ -58,10 +59,29 @@ import Testing
         probe.drawing(at: 27)
         probe.committed(at: 28)
         probe.flush()
-        #expect(lines() == ["10.000 28.000 touch 27.000"])
+        #expect(lines() == ["10.000 28.000 touch 27.000 - 1.000"])
     }
 
     @Test func aLogThatCannotBeWrittenLeavesTheProbeOff() {
         #expect(LatencyProbe(path: "/nonexistent-meridian-dir/latency.log") == nil)
+    }
+
+    @Test func withFeedbackEachFrameGetsThePresentationTimeOfTheFirstFrameShown() throws {
+        defer { unlink(path) }
+        let probe = try #require(LatencyProbe(path: path))
+        probe.delivered(touch(9.5), at: 10, visible: true)
+        probe.drawing(at: 11)
+        probe.committed(at: 12, sequence: 1)
+        probe.delivered(touch(12.5), at: 13, visible: true)
+        probe.drawing(at: 13)
+        probe.committed(at: 14, sequence: 2)   // replaces commit 1 before any vblank
+        probe.discarded(1)                     // so frame 1 is first shown by commit 2
+        probe.presented(2, at: 16.667)
+        probe.delivered(touch(20), at: 20, visible: true)
+        probe.drawing(at: 21)
+        probe.committed(at: 22, sequence: 3)
+        probe.flush()                          // the run ends before its feedback
+        #expect(lines() == ["10.000 14.000 touch 13.000 16.667 9.500", "13.000 14.000 touch 13.000 16.667 12.500",
+                            "20.000 22.000 touch 21.000 - 20.000"])
     }
 }

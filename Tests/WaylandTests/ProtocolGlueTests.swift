@@ -28,7 +28,7 @@ import Testing
         #expect(status == 0, "scripts/generate-protocols.sh --check failed (is wayland-scanner installed?)")
         defer { _ = system("rm -rf '\(out)'") }
         let xmls = ["xdg-shell", "xdg-decoration-unstable-v1", "viewporter", "fractional-scale-v1",
-                    "pointer-gestures-unstable-v1"]
+                    "pointer-gestures-unstable-v1", "presentation-time"]
         for name in xmls {
             for (generated, committed) in [("\(out)/\(name)-protocol.c", "Sources/CProtocols/\(name)-protocol.c"),
                                            ("\(out)/include/\(name)-client-protocol.h",
@@ -55,6 +55,6 @@ import Testing
             let base = String(name.dropLast(4))
             #expect(read("\(Self.root)/Sources/CProtocols/\(base)-protocol.c") != nil, "no glue for \(name)")
         }
-        #expect(count == 5)
+        #expect(count == 6)
     }
 }

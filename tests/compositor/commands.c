@@ -295,7 +295,17 @@ static bool execute(struct server *s, const struct command *c, char *result, siz
 		return input_touch_up(s, (int)id, why, n);
 	}
 	if (strcmp(name, "frame") == 0) {
-		input_touch_frame(s);
+		/* With touch-frames off the frame is swallowed, as cage 0.1.4 never sends one. */
+		if (s->touch_frames) {
+			input_touch_frame(s);
+		}
+		return true;
+	}
+	if (strcmp(name, "touch-frames") == 0) {
+		if (argc != 2 || !parse_on_off(a[1], &flag)) {
+			USAGE("touch-frames on|off");
+		}
+		s->touch_frames = flag;
 		return true;
 	}
 	if (strcmp(name, "cancel") == 0) {

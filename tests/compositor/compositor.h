@@ -26,6 +26,7 @@ struct wlr_input_device;
 struct wlr_pointer_gestures_v1;
 struct wlr_buffer;
 struct wlr_surface;
+struct wlr_presentation;
 
 /** Highest touch id the compositor tracks; wl_touch ids in tests are small. */
 #define MAX_TOUCH_POINTS 32
@@ -79,6 +80,7 @@ struct server {
 
 	/* Options. */
 	int width, height, scale;
+	int refresh_hz; /* -R: the output's refresh; vblanks tick on a fixed CLOCK_MONOTONIC grid */
 	bool kiosk, verbose;
 	bool ready;    /* "ready" printed: events before it are not reported */
 	bool quitting; /* "quit" answered: teardown events are not reported */
@@ -87,6 +89,16 @@ struct server {
 	/* Input state. */
 	struct touch_origin touches[MAX_TOUCH_POINTS];
 	bool pointer_autoframe;
+	bool touch_frames; /* off: `frame` sends no wl_touch.frame (cage 0.1.4 never does) */
+
+	/* The vblank grid: a timerfd at epoch + n * period drives compositing, frame callbacks and
+	 * presentation feedback (the headless backend's own frame timer is ms-granular and restarts
+	 * at each commit, so it drifts against any fixed refresh). */
+	struct wlr_presentation *presentation;
+	int vblank_fd;
+	uint64_t vblank_seq;
+	int64_t vblank_epoch_ns, vblank_period_ns;
+	struct wl_event_source *vblank_source;
 
 	/* Counters the wait commands and `commits` read. */
 	uint64_t commits;        /* commits of toplevel surfaces, ever */
@@ -107,7 +119,7 @@ struct server {
 	char *wait_command;    /* the command line being waited on, for its answer */
 	uint64_t wait_start_ms, wait_deadline_ms, wait_quiet_ms;
 	uint64_t wait_commits, wait_frames;
-	struct wl_event_source *stdin_source, *wait_timer, *frame_timer, *idle;
+	struct wl_event_source *stdin_source, *wait_timer, *idle;
 };
 
 /* Time. */
@@ -120,6 +132,7 @@ void output_remove(struct server *s);
 bool output_set_scale(struct server *s, int scale);
 bool output_screenshot(struct server *s, const char *path, char *why, size_t why_len);
 void output_layout_changed(struct server *s);
+bool output_start_vblanks(struct server *s);
 
 /* Shell: shell.c */
 void shell_setup(struct server *s);

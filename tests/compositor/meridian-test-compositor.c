@@ -4,12 +4,14 @@
  * Headless backend + pixman renderer (no DRM, no GPU, no display). It offers wl_compositor,
  * wl_subcompositor, wl_data_device_manager, xdg_wm_base, zxdg_output_manager_v1,
  * zwlr_screencopy_manager_v1, wp_viewporter, zxdg_decoration_manager_v1 (always server-side),
- * zwp_pointer_gestures_v1, one wl_output and wl_seat "seat0" (pointer, keyboard, touch).
+ * zwp_pointer_gestures_v1, wp_presentation, one wl_output and wl_seat "seat0" (pointer, keyboard, touch).
  * Input is injected and screenshots are taken through commands read line by line on stdin.
  *
- * Usage: meridian-test-compositor [-W w] [-H h] [-S socket] [-f script|-|none] [-s "client cmd"] [-k] [-v]
+ * Usage: meridian-test-compositor [-W w] [-H h] [-S socket] [-R hz] [-f script|-|none] [-s "client cmd"] [-k] [-v]
  *   -W, -H  output size in pixels (default 800x600)
  *   -S      socket name (default: the first free wayland-N)
+ *   -R      output refresh in Hz (default 60): vblanks on a fixed monotonic grid composite the
+ *           scene, answer frame callbacks and send wp_presentation feedback (time = the vblank)
  *   -f      command source: a script file, "-" for stdin (the default), or "none"
  *   -s      a shell command started as a client once the compositor is ready
  *   -k      kiosk: toplevels are configured maximized to the output size
@@ -24,6 +26,7 @@
  *   motion ID X Y          touch point ID moves to X,Y (surface-local = X,Y minus the surface origin at down)
  *   up ID                  touch point ID goes up
  *   frame                  wl_touch.frame: ends the touch events sent since the last frame
+ *   touch-frames on|off    off: `frame` sends nothing, as cage 0.1.4 never sends wl_touch.frame (default on)
  *   cancel                 wl_touch.cancel to the client of the active touch points, which are forgotten
  *   pointer-move X Y       pointer to X,Y: enter/motion/leave as the surface under it changes
  *   button B press|release B is left, right, middle or an evdev code
@@ -75,6 +78,7 @@
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_pointer_gestures_v1.h>
+#include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_viewporter.h>
@@ -123,17 +127,6 @@ bool spawn_client(struct server *s, const char *command) {
 	return true;
 }
 
-static int handle_frame_timer(void *data) {
-	struct server *s = data;
-	/* The headless output only emits frame after a commit; keep frames coming so frame
-	 * callbacks and wait-frame make progress (gotcha 5 in test-compositors.md). */
-	if (s->output != NULL) {
-		wlr_output_schedule_frame(s->output);
-	}
-	wl_event_source_timer_update(s->frame_timer, 16);
-	return 0;
-}
-
 static int handle_signal(int signo, void *data) {
 	struct server *s = data;
 	wl_display_terminate(s->display);
@@ -141,7 +134,7 @@ static int handle_signal(int signo, void *data) {
 }
 
 static void usage(const char *argv0) {
-	fprintf(stderr, "usage: %s [-W w] [-H h] [-S socket] [-f script|-|none] [-s \"client cmd\"] [-k] [-v]\n",
+	fprintf(stderr, "usage: %s [-W w] [-H h] [-S socket] [-R hz] [-f script|-|none] [-s \"client cmd\"] [-k] [-v]\n",
 		argv0);
 }
 
@@ -160,11 +153,13 @@ int main(int argc, char *argv[]) {
 	s.width = 800;
 	s.height = 600;
 	s.scale = 1;
+	s.refresh_hz = 60;
 	s.pointer_autoframe = true;
+	s.touch_frames = true;
 	const char *script = "-";
 	const char *startup_client = NULL;
 	int opt;
-	while ((opt = getopt(argc, argv, "W:H:S:f:s:kvh")) != -1) {
+	while ((opt = getopt(argc, argv, "W:H:S:R:f:s:kvh")) != -1) {
 		switch (opt) {
 		case 'W':
 			if (!parse_size(optarg, &s.width)) {
@@ -179,6 +174,16 @@ int main(int argc, char *argv[]) {
 			}
 			break;
 		case 'S': s.socket = optarg; break;
+		case 'R': {
+			char *end = NULL;
+			long hz = strtol(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || hz < 1 || hz > 1000) {
+				fprintf(stderr, "bad refresh (1..1000 Hz): %s\n", optarg);
+				return 2;
+			}
+			s.refresh_hz = (int)hz;
+			break;
+		}
 		case 'f': script = optarg; break;
 		case 's': startup_client = optarg; break;
 		case 'k': s.kiosk = true; break;
@@ -226,6 +231,7 @@ int main(int argc, char *argv[]) {
 	wlr_compositor_create(s.display, s.renderer); /* also wl_subcompositor in 0.15 */
 	wlr_data_device_manager_create(s.display);
 	wlr_viewporter_create(s.display);
+	s.presentation = wlr_presentation_create(s.display, s.backend);
 	wlr_screencopy_manager_v1_create(s.display);
 	s.gestures = wlr_pointer_gestures_v1_create(s.display);
 	s.layout = wlr_output_layout_create();
@@ -268,8 +274,12 @@ int main(int argc, char *argv[]) {
 
 	wl_event_loop_add_signal(s.loop, SIGTERM, handle_signal, &s);
 	wl_event_loop_add_signal(s.loop, SIGINT, handle_signal, &s);
-	s.frame_timer = wl_event_loop_add_timer(s.loop, handle_frame_timer, &s);
-	wl_event_source_timer_update(s.frame_timer, 16);
+	/* Frames come from a fixed vblank grid whether or not anything changed, so frame callbacks
+	 * and wait-frame always make progress (gotcha 5 in test-compositors.md). */
+	if (!output_start_vblanks(&s)) {
+		fprintf(stderr, "cannot start the vblank timer\n");
+		return 1;
+	}
 
 	emit("ready");
 	s.ready = true;

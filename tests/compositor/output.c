@@ -6,29 +6,100 @@
 #include <drm_fourcc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/timerfd.h>
 #include <time.h>
+#include <unistd.h>
 #include <wlr/backend/headless.h>
+#include <wlr/interfaces/wlr_output.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_xdg_shell.h>
 
 #include "compositor.h"
 
+/* The headless backend's own frame events (ms-granular, restarted at each commit) are not the
+ * refresh: the vblank grid below composites. They only unblock the output (see below). */
 static void handle_output_frame(struct wl_listener *listener, void *data) {
-	struct server *s = wl_container_of(listener, s, output_frame);
-	if (s->scene_output == NULL) {
-		return;
+}
+
+/* Sends presentation feedback for what a toplevel committed since the previous vblank: it is
+ * on screen from this vblank on. Feedback for a commit replaced before any vblank was already
+ * discarded by wlroots when the newer commit came. */
+static void present_views(struct server *s, const struct timespec *when) {
+	struct view *view;
+	wl_list_for_each(view, &s->views, link) {
+		if (!view->mapped) {
+			continue;
+		}
+		struct wlr_presentation_feedback *feedback =
+			wlr_presentation_surface_sampled(s->presentation, view->xdg->surface);
+		if (feedback == NULL) {
+			continue;
+		}
+		struct wlr_presentation_event event = {
+			.output = s->output,
+			.tv_sec = (uint64_t)when->tv_sec,
+			.tv_nsec = (uint32_t)when->tv_nsec,
+			.refresh = (uint32_t)s->vblank_period_ns,
+			.seq = s->vblank_seq,
+			.flags = 0x1 | 0x2, /* wp_presentation_feedback.kind: vsync, hw_clock */
+		};
+		wlr_presentation_feedback_send_presented(feedback, &event);
+		wlr_presentation_feedback_destroy(feedback);
+	}
+}
+
+static int handle_vblank(int fd, uint32_t mask, void *data) {
+	struct server *s = data;
+	uint64_t expirations = 0;
+	if (read(fd, &expirations, sizeof expirations) != (ssize_t)sizeof expirations) {
+		return 0;
+	}
+	s->vblank_seq += expirations;
+	if (s->output == NULL || s->scene_output == NULL) {
+		return 0;
+	}
+	/* The vblank instant itself, not when this loop got to it. */
+	int64_t at = s->vblank_epoch_ns + (int64_t)s->vblank_seq * s->vblank_period_ns;
+	struct timespec when = {.tv_sec = at / 1000000000, .tv_nsec = at % 1000000000};
+	/* wlroots refuses a buffer commit until the backend's frame event clears frame_pending;
+	 * that event comes on its own ms timer, which the grid does not wait for. */
+	if (s->output->frame_pending) {
+		wlr_output_send_frame(s->output);
 	}
 	wlr_scene_output_commit(s->scene_output);
 	s->frames++;
 	if (!s->hold_buffers) {
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		wlr_scene_output_send_frame_done(s->scene_output, &now);
+		present_views(s, &when);
+		wlr_scene_output_send_frame_done(s->scene_output, &when);
 	}
 	commands_poll_waits(s);
+	return 0;
+}
+
+bool output_start_vblanks(struct server *s) {
+	s->vblank_period_ns = 1000000000LL / s->refresh_hz;
+	s->vblank_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->vblank_fd < 0) {
+		return false;
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s->vblank_epoch_ns = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
+	int64_t first = s->vblank_epoch_ns + s->vblank_period_ns;
+	struct itimerspec spec = {
+		.it_interval = {.tv_sec = s->vblank_period_ns / 1000000000, .tv_nsec = s->vblank_period_ns % 1000000000},
+		.it_value = {.tv_sec = first / 1000000000, .tv_nsec = first % 1000000000},
+	};
+	if (timerfd_settime(s->vblank_fd, TFD_TIMER_ABSTIME, &spec, NULL) != 0) {
+		return false;
+	}
+	s->vblank_source = wl_event_loop_add_fd(s->loop, s->vblank_fd, WL_EVENT_READABLE, handle_vblank, s);
+	return s->vblank_source != NULL;
 }
 
 static void handle_output_destroy(struct wl_listener *listener, void *data) {
@@ -50,7 +121,7 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 		return; /* one output only; a second would make coordinates ambiguous */
 	}
 	wlr_output_init_render(output, s->allocator, s->renderer);
-	wlr_output_set_custom_mode(output, s->width, s->height, 0);
+	wlr_output_set_custom_mode(output, s->width, s->height, s->refresh_hz * 1000);
 	wlr_output_set_scale(output, (float)s->scale);
 	wlr_output_enable(output, true);
 	if (!wlr_output_commit(output)) {

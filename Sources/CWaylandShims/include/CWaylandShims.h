@@ -20,6 +20,7 @@ MERIDIAN_IFACE(zxdg_decoration_manager_v1)
 MERIDIAN_IFACE(wp_viewporter)
 MERIDIAN_IFACE(wp_fractional_scale_manager_v1)
 MERIDIAN_IFACE(zwp_pointer_gestures_v1)
+MERIDIAN_IFACE(wp_presentation)
 #undef MERIDIAN_IFACE
 
 /* Creates an anonymous, sealed shared-memory file of `size` bytes; returns -1 and sets errno on failure. */

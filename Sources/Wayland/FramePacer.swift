@@ -1,0 +1,115 @@
+/// When to draw, from presentation feedback: the display's refresh period and phase, and a
+/// running estimate of how long a frame takes to draw. A frame that is wanted starts as late as
+/// is safe before the vblank it can still make, so the newest input is folded into it; no two
+/// commits aim at one vblank; and nothing waits for a frame callback that comes late.
+///
+/// Without a learned phase (no `wp_presentation`, or no frame presented yet) `startTime` is nil
+/// and the loop paces on frame callbacks as before. Times are monotonic milliseconds.
+struct FramePacer {
+    /// The refresh period, from the feedback's `refresh` (else the spacing of presentations,
+    /// else the output's mode).
+    private(set) var period: Double?
+    /// The latest vblank seen: the presentation time of the newest presented frame.
+    private(set) var vblank: Double?
+    /// How long before a vblank a commit must reach the compositor to be shown at it. Grows
+    /// when a frame lands a vblank later than it aimed at, shrinks back slowly when frames land.
+    private(set) var margin = FramePacer.minimumMargin
+    /// The vblank the newest commit aims at.
+    private(set) var lastTarget: Double?
+    /// The vblank the frame being waited for aims at.
+    private var planned: Double?
+    private var drawMean = 2.0
+    private var drawDeviation = 1.0
+
+    static let minimumMargin = 1.0
+    static let maximumMargin = 4.0
+
+    /// Drawing time to budget: the running mean plus twice the running deviation, so that
+    /// an ordinary slow frame still makes its vblank.
+    var drawEstimate: Double {
+        let e = drawMean + 2 * drawDeviation
+        return min(max(e, 0.25), (period ?? 16.7) * 0.75)
+    }
+
+    var isActive: Bool { period != nil && vblank != nil }
+
+    /// A frame took `duration` ms from the start of drawing to its commit.
+    mutating func drew(duration: Double) {
+        guard duration.isFinite, duration >= 0 else { return }
+        let d = min(duration, 1000)
+        let error = d - drawMean
+        drawMean += error / 8
+        drawDeviation += (abs(error) - drawDeviation) / 4
+    }
+
+    /// The output's mode, used for the period until presentation feedback says better.
+    mutating func outputRefresh(milliHertz: Int32) {
+        guard period == nil, milliHertz >= 1000, milliHertz <= 1_000_000 else { return }
+        period = 1_000_000 / Double(milliHertz)
+    }
+
+    /// A frame committed aiming at `target` was shown at `time`; `refresh` is the period the
+    /// compositor reports, if any.
+    mutating func presented(at time: Double, refresh: Double?, target: Double?) {
+        if let refresh {
+            period = refresh
+        } else if let last = vblank, let p = period, time > last {
+            // Unknown refresh: keep the period that best divides the spacing we saw.
+            let n = max(1, ((time - last) / p).rounded())
+            period = p + ((time - last) / n - p) / 8
+        }
+        if let vblank, time < vblank { return }   // out of order: keep the newer phase
+        vblank = time
+        guard let target, let p = period else { return }
+        if time > target + p / 2 {
+            margin = min(margin + 0.5, FramePacer.maximumMargin)   // we were late for it
+        } else {
+            margin = max(margin - 0.05, FramePacer.minimumMargin)
+        }
+    }
+
+    /// The first vblank at or after `t`.
+    func nextVblank(atOrAfter t: Double) -> Double? {
+        guard let p = period, let v = vblank else { return nil }
+        let n = ((t - v) / p).rounded(.up)
+        return v + n * p
+    }
+
+    /// The vblank a frame started at `now` would aim at: the first one it can still make, and
+    /// never one a commit already aims at.
+    func target(startingAt now: Double) -> Double? {
+        guard let p = period, var v = nextVblank(atOrAfter: now + drawEstimate + margin) else { return nil }
+        if let last = lastTarget, v < last + p / 2 { v = last + p }
+        return v
+    }
+
+    /// What the loop should do about a frame that is wanted.
+    enum Decision: Equatable {
+        /// Draw now, aiming at this vblank.
+        case draw(target: Double)
+        /// Look again at this time (draw then, unless something newer came first).
+        case wait(until: Double)
+    }
+
+    /// A frame is wanted at `now`: draw it now, or wait until it is as late as is safe. Nil
+    /// when the phase is not known (pace on frame callbacks instead).
+    mutating func decide(now: Double) -> Decision? {
+        if planned == nil || now > (planned ?? 0) - drawEstimate / 2 {
+            planned = target(startingAt: now)
+        }
+        guard let v = planned else { return nil }
+        let start = v - drawEstimate - margin
+        // The loop's poll sleeps whole milliseconds: within one of the start is on time.
+        guard now < start - 1 else { return .draw(target: v) }
+        return .wait(until: start)
+    }
+
+    /// No frame is wanted any more: forget the plan.
+    mutating func cancelPlan() { planned = nil }
+
+    /// A frame was committed aiming at `target`.
+    mutating func committed(target: Double?) {
+        lastTarget = target
+        planned = nil
+    }
+}

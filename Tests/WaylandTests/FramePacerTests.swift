@@ -1,0 +1,83 @@
+import Testing
+@testable import Wayland
+
+/// The pacer's decisions on a 60 Hz display whose vblanks fall at 1000 + n × 16.667 ms.
+@Suite struct FramePacerTests {
+    let period = 1000.0 / 60
+
+    /// A pacer that has seen one frame presented and drawn frames taking about `draw` ms.
+    func pacer(draw: Double = 2) -> FramePacer {
+        var p = FramePacer()
+        for _ in 0..<50 { p.drew(duration: draw) }
+        p.presented(at: 1000, refresh: period, target: nil)
+        return p
+    }
+
+    @Test func withoutPresentationFeedbackItLeavesPacingToFrameCallbacks() {
+        var p = FramePacer()
+        #expect(p.decide(now: 5) == nil)
+        p.outputRefresh(milliHertz: 60000)
+        #expect(p.decide(now: 5) == nil, "a period without a phase is not enough")
+    }
+
+    @Test func aFrameWantedEarlyInARefreshStartsAsLateAsIsSafe() throws {
+        var p = pacer()
+        let next = 1000 + period
+        let decided = p.decide(now: 1001)
+        let decision = try #require(decided)
+        guard case .wait(let until) = decision else {
+            Issue.record("drew at once, so input in the next 12 ms would wait a refresh: \(decision)")
+            return
+        }
+        #expect(until < next - 2, "leaves time to draw")
+        #expect(until > next - 6, "but folds in the input that comes meanwhile: starts at \(until)")
+        #expect(p.decide(now: until) == .draw(target: next))
+    }
+
+    @Test func aFrameWantedTooLateForTheNextVblankAimsAtTheOneAfter() throws {
+        var p = pacer()
+        let decided = p.decide(now: 1000 + period - 0.5)
+        let decision = try #require(decided)
+        guard case .wait(let until) = decision else {
+            Issue.record("\(decision)")
+            return
+        }
+        #expect(until > 1000 + period, "waits for the next refresh's slot, \(until)")
+    }
+
+    @Test func neverTwoCommitsForOneRefresh() {
+        var p = pacer()
+        let first = p.decide(now: 1000 + period - 3.5)
+        #expect(first == .draw(target: 1000 + period))
+        p.committed(target: 1000 + period)
+        // New input right after: the next vblank already has a frame coming.
+        guard case .wait(let until) = p.decide(now: 1000 + period - 2.5) else {
+            Issue.record("a second commit for the same vblank")
+            return
+        }
+        #expect(until > 1000 + period)
+        #expect(p.decide(now: until) == .draw(target: 1000 + 2 * period))
+    }
+
+    @Test func slowFramesStartEarlierAndALateFrameWidensTheMargin() {
+        var fast = pacer(draw: 1), slow = pacer(draw: 6)
+        guard case .wait(let fastStart) = fast.decide(now: 1001),
+              case .wait(let slowStart) = slow.decide(now: 1001) else {
+            Issue.record("expected waits")
+            return
+        }
+        #expect(slowStart < fastStart - 4)
+        var p = pacer()
+        let before = p.margin
+        p.presented(at: 1000 + 2 * period, refresh: period, target: 1000 + period)   // landed one vblank late
+        #expect(p.margin > before)
+    }
+
+    @Test func theRefreshIsLearnedFromPresentationSpacingWhenNotReported() {
+        var p = FramePacer()
+        p.outputRefresh(milliHertz: 59000)
+        p.presented(at: 1000, refresh: nil, target: nil)
+        for n in 1...200 { p.presented(at: 1000 + Double(n) * 8.333, refresh: nil, target: nil) }
+        #expect(abs((p.period ?? 0) - 8.333) < 0.05, "a 120 Hz display whose mode said 59 Hz: \(p.period ?? 0)")
+    }
+}
