@@ -22,11 +22,11 @@ final class AppCore {
     private(set) var renderer: PageRenderer
     private(set) var scale: Double
 
-    /// `session`: the document to show; when not given, the one `options` names (or the
-    /// headless scratch sample), opened here without reporting errors (tests, benchmarks).
+    /// `session`: the document to show; when not given (tests, benchmarks), a scratch copy of
+    /// the shipped sample that is never saved, so they never touch the user's files.
     init(options: Options, mapData: MapData?, synchronousTiles: Bool, scale: Double,
          session: DocumentSession?? = nil, view: ViewState? = nil) {
-        let session = session ?? (try? DocumentSession.open(for: options)) ?? nil
+        let session = session ?? DocumentSession.scratchSample()
         self.session = session
         let places = session?.pagePlaces ?? []
         // Where the map first looks: --center/--zoom, else a map file given on the command line

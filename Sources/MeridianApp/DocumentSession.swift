@@ -38,13 +38,19 @@ final class DocumentSession {
         if let path = options.document {
             return DocumentSession(document: try PlacesDocument(path: path), persistent: true)
         }
-        guard let sample = samplePath() else { return nil }
-        if options.headless {
-            return DocumentSession(document: try PlacesDocument(path: sample), persistent: false)
-        }
+        if options.headless { return scratchSample() }
         let path = XDGPaths.current.defaultPlacesFile
-        try PlacesDocument.createIfMissing(path, from: sample)
+        if access(path, F_OK) != 0 {
+            guard let sample = samplePath() else { return nil }
+            try PlacesDocument.createIfMissing(path, from: sample)
+        }
         return DocumentSession(document: try PlacesDocument(path: path), persistent: true)
+    }
+
+    /// The shipped sample, opened to show and edit in memory only; nil when it is not installed.
+    static func scratchSample() -> DocumentSession? {
+        guard let sample = samplePath(), let document = try? PlacesDocument(path: sample) else { return nil }
+        return DocumentSession(document: document, persistent: false)
     }
 
     enum Opening {

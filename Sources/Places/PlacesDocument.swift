@@ -206,7 +206,8 @@ public final class PlacesDocument {
         case .conflict(let beside):
             notices.append("\(name) changed on disk: kept that version, yours is saved as \(AtomicFile.split(beside).name)")
         case .reloaded: notices.append("\(name) changed on disk and was reloaded")
-        case .failed(let why): notices.append("Not saved: \(why)")
+        case .failed(let why) where isDirty: notices.append("Not saved: \(why)")
+        case .failed(let why): notices.append("Could not read the new version: \(why)")
         case .clean, .saved: break
         }
         return result

@@ -18,11 +18,15 @@ public struct XDGPaths: Sendable, Equatable {
         stateHome = base("XDG_STATE_HOME", ".local/state")
     }
 
-    /// The current process's environment.
+    /// The current process's environment; with no usable HOME, the user's home from the
+    /// password database.
     public static var current: XDGPaths {
         var env: [String: String] = [:]
         for name in ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] {
             if let v = getenv(name) { env[name] = String(cString: v) }
+        }
+        if !(env["HOME"]?.hasPrefix("/") ?? false), let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir {
+            env["HOME"] = String(cString: dir)
         }
         return XDGPaths(environment: env)
     }
