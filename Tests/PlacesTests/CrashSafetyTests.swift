@@ -16,24 +16,33 @@ struct CrashSafetyTests {
         return root + "/.build/debug/places-save-loop"
     }
 
-    /// Starts the saver on `path` and waits for its first save ("ready" on its stdout).
-    func startSaver(_ path: String) throws -> pid_t {
+    /// Starts `places-save-loop` with `arguments`; returns its pid and the read end of its stdout.
+    static func spawnSaveLoop(_ arguments: [String]) throws -> (pid: pid_t, stdout: Int32) {
         var pipeFDs: [Int32] = [0, 0]
-        #expect(pipe(&pipeFDs) == 0)
+        guard pipe(&pipeFDs) == 0 else { throw CrashTestError("no pipe") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], STDOUT_FILENO)
         posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
         var pid: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(CrashSafetyTests.saveLoop), strdup(path), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([saveLoop] + arguments).map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
-        let status = posix_spawn(&pid, CrashSafetyTests.saveLoop, &actions, nil, argv, environ)
+        let status = posix_spawn(&pid, saveLoop, &actions, nil, argv, environ)
         close(pipeFDs[1])
-        defer { close(pipeFDs[0]) }
-        guard status == 0 else { throw CrashTestError("cannot start \(CrashSafetyTests.saveLoop): \(String(cString: strerror(status)))") }
+        guard status == 0 else {
+            close(pipeFDs[0])
+            throw CrashTestError("cannot start \(saveLoop): \(String(cString: strerror(status)))")
+        }
+        return (pid, pipeFDs[0])
+    }
+
+    /// Starts the saver on `path` and waits for its first save ("ready" on its stdout).
+    func startSaver(_ path: String) throws -> pid_t {
+        let (pid, out) = try CrashSafetyTests.spawnSaveLoop([path])
+        defer { close(out) }
         var byte: UInt8 = 0
-        let n = read(pipeFDs[0], &byte, 1)   // blocks until the first save is done
+        let n = read(out, &byte, 1)   // blocks until the first save is done
         guard n == 1 else { throw CrashTestError("the saver ended before its first save") }
         return pid
     }
@@ -83,5 +92,33 @@ struct CrashSafetyTests {
         #expect(seen == ["A ", "B "])
         _ = try PlacesDocument(path: path)
         #expect(folder.names() == ["trip.geojson"])
+    }
+}
+
+/// A save the disk refuses (the file size limit stands in for a full disk) loses nothing.
+struct RefusedSaveTests {
+    @Test func aSaveTheDiskRefusesLeavesTheFileAndFolderAsTheyWereAndTheEditsUnsaved() throws {
+        #expect(access(CrashSafetyTests.saveLoop, X_OK) == 0, "\(CrashSafetyTests.saveLoop) is missing: run `swift build`")
+        let folder = TemporaryFolder()
+        let path = folder.write("trip.geojson", richGeoJSON, mode: 0o640)
+        // Room for the start of the new file, not for all of it.
+        let (pid, out) = try CrashSafetyTests.spawnSaveLoop(["--file-size-limit", "512", path])
+        defer { close(out) }
+        var output = [UInt8](repeating: 0, count: 4096)
+        var got = 0
+        while true {
+            let n = output.withUnsafeMutableBytes { read(out, $0.baseAddress! + got, $0.count - got) }
+            if n <= 0 { break }
+            got += n
+        }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let said = String(decoding: output[0..<got], as: UTF8.self)
+        #expect(said.hasPrefix("failed("), "the save did not report a failure: \(said)")
+        #expect(said.contains("the file on disk is unchanged"))
+        #expect(said.contains("dirty=true"))
+        #expect(readText(path) == richGeoJSON)
+        #expect(fileMode(path) == 0o640)
+        #expect(folder.names() == ["trip.geojson"], "a temporary file was left behind")
     }
 }
