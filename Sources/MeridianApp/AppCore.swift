@@ -63,7 +63,7 @@ final class AppCore {
         renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
         if let title = mapData?.title { renderer.title = title }
         page.renderScale = scale
-        showDocumentTitle()
+        showDocument()
         if options.verbose || AppCore.gestureTraceRequested {
             page.gestures.trace = { line in printError("gestures: \(line)") }
         }
@@ -92,10 +92,11 @@ final class AppCore {
         return (camera.centerCoordinate, min(camera.zoom, HelsinkiPlaces.startZoom))
     }
 
-    private func showDocumentTitle() {
+    private func showDocument() {
         if let session {
             renderer.documentName = session.document.name
             renderer.notice = session.notice
+            page.setPlacesEditable(!session.document.isReadOnly)
         }
     }
 
@@ -130,7 +131,7 @@ final class AppCore {
             fresh.advance(to: page.now)
             page = fresh
         }
-        showDocumentTitle()
+        showDocument()
         page.invalidate()
     }
 
@@ -160,7 +161,7 @@ final class AppCore {
             if let title = mapData?.title { renderer.title = title }
             self.scale = scale
             page.renderScale = scale
-            showDocumentTitle()
+            showDocument()
         }
         if width != page.layout.windowWidth || height != page.layout.windowHeight {
             page.resize(width: width, height: height)

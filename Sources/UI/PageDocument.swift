@@ -35,3 +35,11 @@ extension MeridianPage {
         invalidate()
     }
 }
+
+extension MeridianPage {
+    /// Whether pins can be dragged: false for a read-only document, so a finger on a pin
+    /// scrolls the page instead of moving a pin the file cannot keep. A tap still selects it.
+    public func setPlacesEditable(_ editable: Bool) {
+        for drag in graph.pinDrags { drag.isEnabled = editable }
+    }
+}

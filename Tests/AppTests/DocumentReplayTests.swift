@@ -112,10 +112,17 @@ struct DocumentReplayTests {
         let path = try placesFile(mode: 0o444)
         let start = try Replay.initial([path])
         #expect(document(start)["readOnly"] as? Bool == true)
-        let end = try Replay.dump(try dragAteneum(start), [path])
+        let pin = try #require(start.pin("pin-ateneum"))
+        var t = TraceBuilder()
+        t.drag([(0, pin.frame.center)], by: P(x: 0, y: -120))   // straight up: would scroll the page
+        t.wait(2000)
+        let end = try Replay.dump(t, [path])
+        // The pin cannot be picked up: the finger scrolls the page instead.
+        #expect(end.log("pinDragEnded").isEmpty)
         #expect(end.log("placeMoved").isEmpty)
-        // The pin goes back to where the file has it.
         #expect(end.pin("pin-ateneum")?.coordinate == start.pin("pin-ateneum")?.coordinate)
+        #expect(end.log("cooperativeHint").count == 1, "\(end.log)")
+        #expect(end.scrollY > start.scrollY)
         #expect(dir.read("mine.geojson") == (try sampleText()))
         #expect(dir.contents.sorted() == ["mine.geojson"])
     }
