@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
         // Saves a places file in a loop until killed: the crash-safety test's subject (PlacesTests).
         .executableTarget(name: "places-save-loop", dependencies: ["Places", "Geo"]),
-        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input", "UI", "CCairo"]),
+        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input", "UI", "Places", "CCairo"]),
 
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input", "UI"]),  // UI: the page's gesture graph as it ships
