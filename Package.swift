@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
         ]),
-        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Render", "UI", "Wayland", "Places", "CCairo"]),
+        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Style", "Render", "UI", "Wayland", "Places", "CCairo"]),
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
         // Saves a places file in a loop until killed: the crash-safety test's subject (PlacesTests).
         .executableTarget(name: "places-save-loop", dependencies: ["Places", "Geo"]),
@@ -55,9 +55,10 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "Geo"]),
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd"]),  // fixtures: SQLite, gzip, brotli, zstd
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Tiles", "Geo", "CCairo"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Style", "Tiles", "Geo", "CCairo"]),
+        .testTarget(name: "StyleTests", dependencies: ["Style", "Tiles"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
-        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Input", "Geo", "Render", "Places", "CCairo"]),
+        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Input", "Geo", "Render", "CCairo", "UI", "Gestures", "Places", "Wayland"]),
         // Start a real compositor (tests/compositor) and run the real meridian binary under it.
         .testTarget(name: "EndToEndTests", dependencies: ["CCairo"]),
     ]

@@ -71,11 +71,21 @@ public struct AxisEvent: Sendable, Equatable {
     public var orientation: AxisOrientation
     public var value: Double
     public var discrete: Int32?
+    /// `axis_value120` when the compositor sent it: detents in 120ths, so a high-resolution
+    /// wheel's fractions of a detent add up instead of being cut to whole steps.
+    public var value120: Int32?
 
-    public init(orientation: AxisOrientation, value: Double, discrete: Int32? = nil) {
+    public init(orientation: AxisOrientation, value: Double, discrete: Int32? = nil, value120: Int32? = nil) {
         self.orientation = orientation
         self.value = value
         self.discrete = discrete
+        self.value120 = value120
+    }
+
+    /// Wheel detents, fractions included: value120 / 120, else the discrete count, else nil.
+    public var detents: Double? {
+        if let v = value120 { return Double(v) / 120 }
+        return discrete.map(Double.init)
     }
 }
 
@@ -165,6 +175,9 @@ public enum InputFrame: Sendable, Equatable {
     case touchCancel(time: Double)
     case pointer(PointerFrame)
     case key(KeyEvent)
+    /// `wl_keyboard.enter` (true) or `leave` (false): keyboard focus came or went. A leave
+    /// releases every held key and modifier (the compositor sends no releases for them).
+    case keyboardFocus(time: Double, entered: Bool)
     case touchpad(time: Double, TouchpadGesture)
 
     public var time: Double {
@@ -173,6 +186,7 @@ public enum InputFrame: Sendable, Equatable {
         case .touchCancel(let t): return t
         case .pointer(let f): return f.time
         case .key(let k): return k.time
+        case .keyboardFocus(let t, _): return t
         case .touchpad(let t, _): return t
         }
     }

@@ -4,6 +4,7 @@
 public struct PointerFrameAssembler: Sendable {
     private var current = PointerFrame(time: 0)
     private var pendingDiscrete: [AxisOrientation: Int32] = [:]
+    private var pendingValue120: [AxisOrientation: Int32] = [:]
     /// Position of the pointer on the surface, or nil while it is outside.
     public private(set) var position: Point?
 
@@ -41,8 +42,12 @@ public struct PointerFrameAssembler: Sendable {
     /// `axis_discrete` (v5–7) or `axis_value120 / 120` (v8+): attached to the next axis value.
     public mutating func axisDiscrete(_ o: AxisOrientation, steps: Int32) { pendingDiscrete[o] = steps }
 
+    /// `axis_value120` (v8+): attached to the next axis value, fractions of a detent kept.
+    public mutating func axisValue120(_ o: AxisOrientation, value120: Int32) { pendingValue120[o] = value120 }
+
     public mutating func axis(_ o: AxisOrientation, value: Double, time: Double) {
-        current.axes.append(AxisEvent(orientation: o, value: value, discrete: pendingDiscrete.removeValue(forKey: o)))
+        current.axes.append(AxisEvent(orientation: o, value: value, discrete: pendingDiscrete.removeValue(forKey: o),
+                                      value120: pendingValue120.removeValue(forKey: o)))
         current.time = time
     }
 

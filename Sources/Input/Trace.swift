@@ -1,7 +1,8 @@
 /// The input trace format, version 1 (contracts.md section 2): parse and write.
 ///
 /// Extensions to the contract, all additive: `pointer enter X Y`, `pointer leave`,
-/// `key repeated NAME`, `swipe begin N` / `swipe update DX DY` / `swipe end [cancelled]`,
+/// `key repeated NAME`, `key enter` / `key leave` (keyboard focus; a leave releases every held
+/// key and modifier), `swipe begin N` / `swipe update DX DY` / `swipe end [cancelled]`,
 /// `hold begin N` / `hold end [cancelled]`.
 
 /// A parsed trace: the frames in order, and the time the trace lasts (its last event or `wait`).
@@ -77,6 +78,7 @@ public enum TraceFormat {
             for a in f.axes {
                 var line = "\(t) pointer axis \(orientationName(a.orientation)) \(number(a.value))"
                 if let d = a.discrete { line += " discrete \(d)" }
+                if let v = a.value120 { line += " value120 \(v)" }
                 out.append(line)
             }
             for o in f.axisStops { out.append("\(t) pointer axis-stop \(orientationName(o))") }
@@ -90,6 +92,8 @@ public enum TraceFormat {
             case .repeated: state = "repeated"
             }
             return ["\(t) key \(state) \(k.keysym)"]
+        case .keyboardFocus(_, let entered):
+            return ["\(t) key \(entered ? "enter" : "leave")"]
         case .touchpad(_, let g):
             switch g {
             case .pinchBegin(let n): return ["\(t) pinch begin \(n)"]
@@ -197,7 +201,13 @@ struct TraceParser {
             case "pressed": state = .pressed
             case "released": state = .released
             case "repeated": state = .repeated
-            case let w: throw fail("unknown key state '\(w)' (pressed|released|repeated)")
+            case let w where w == "enter" || w == "leave":
+                try args.end()
+                // Focus gone: nothing is held any more.
+                if w == "leave" { pressedModifiers.removeAll() }
+                frames.append(.keyboardFocus(time: time, entered: w == "enter"))
+                return
+            case let w: throw fail("unknown key state '\(w)' (pressed|released|repeated|enter|leave)")
             }
             let name = try args.word("keysym name")
             try args.end()
@@ -295,10 +305,12 @@ struct TraceParser {
         case "axis":
             let o = try args.orientation()
             let v = try args.coordinate()
-            if !args.atEnd {
-                guard try args.word("'discrete'") == "discrete" else { throw args.error("expected 'discrete STEPS'") }
-                let steps = try args.integer("discrete steps")
-                pointer.axisDiscrete(o, steps: steps)
+            while !args.atEnd {
+                switch try args.word("'discrete' or 'value120'") {
+                case "discrete": pointer.axisDiscrete(o, steps: try args.integer("discrete steps"))
+                case "value120": pointer.axisValue120(o, value120: try args.integer("value120"))
+                case let w: throw args.error("expected 'discrete STEPS' or 'value120 N', not '\(w)'")
+                }
             }
             try args.end()
             pointer.axis(o, value: v, time: time)

@@ -17,7 +17,7 @@ final class AppCore {
     /// The open places document; nil when none could be found (no sample installed).
     let session: DocumentSession?
     private let configuration: MeridianPage.Configuration
-    private let mapData: MapData?
+    let mapData: MapData?
     private let synchronousTiles: Bool
     private(set) var renderer: PageRenderer
     private(set) var scale: Double
@@ -191,10 +191,24 @@ final class AppCore {
 
     /// Draws the window into `cr`, already scaled to logical px. Returns the logical region that
     /// changed since the previous frame (nil: all of it), for the compositor's damage.
+    /// What the next `draw` will change (nil: everything), in logical px.
+    var pendingDamage: Gestures.Rect? {
+        // The page's damage, grown to cover the touch markers where they were and are now.
+        guard var r = page.pendingDamage else { return nil }
+        for m in overlay.damage {
+            if r.size.width <= 0 || r.size.height <= 0 {
+                r = m
+                continue
+            }
+            let x0 = min(r.minX, m.minX), y0 = min(r.minY, m.minY)
+            r = Gestures.Rect(x: x0, y: y0, width: max(r.maxX, m.maxX) - x0, height: max(r.maxY, m.maxY) - y0)
+        }
+        return r
+    }
+
     @discardableResult
     func draw(_ cr: OpaquePointer) -> Gestures.Rect? {
-        // Markers move anywhere over the page: with them on, the whole window is damaged.
-        let damage = overlay.needsFrame ? nil : page.pendingDamage
+        let damage = pendingDamage
         renderer.draw(page, into: cr)
         overlay.draw(cr)
         // Live: tiles still missing are queued; their arrival wakes the loop through the pipe.

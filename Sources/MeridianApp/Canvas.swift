@@ -6,14 +6,22 @@ import Gestures
 enum Canvas {
     /// Returns the logical region that changed (nil: everything).
     @discardableResult
+    /// With `clip` (buffer pixels) only those rectangles are drawn: the rest of the buffer is
+    /// left as it was, which must already be the newest picture there (buffer age).
     static func draw(_ core: AppCore, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
-                     scale: Double) -> Rect? {
+                     scale: Double, clip: [(x: Int, y: Int, w: Int, h: Int)]? = nil) -> Rect? {
         guard let surface = cairo_image_surface_create_for_data(
             pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride))
         else { return nil }
         defer { cairo_surface_destroy(surface) }
         guard let cr = cairo_create(surface) else { return nil }
         defer { cairo_destroy(cr) }
+        if let clip {
+            // Whole device pixels, before the scale: inside the clip cairo draws exactly what it
+            // would draw unclipped.
+            for r in clip { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.w), Double(r.h)) }
+            cairo_clip(cr)
+        }
         cairo_scale(cr, scale, scale)
         let damage = core.draw(cr)
         cairo_surface_flush(surface)

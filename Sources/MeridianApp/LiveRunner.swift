@@ -6,8 +6,10 @@ import Wayland
 public enum LiveRunner {
     public static func run(_ options: Options) -> Int32 {
         WaylandClient.routeTerminationSignalsToTheLoop()   // before the tile workers start
-        // A places file that cannot be read stops us before any window opens.
+        // A places file that cannot be read stops us before any window opens, and so do bad
+        // --data or --style files: exit 2 before anything talks to the compositor.
         guard case .opened(let session) = DocumentSession.report(options) else { return 2 }
+        guard case .loaded(let data) = MapData.load(for: options) else { return 2 }
         let client: WaylandClient
         do {
             client = try WaylandClient()
@@ -29,7 +31,6 @@ public enum LiveRunner {
             }
         }
         defer { recorder?.close() }
-        guard case .loaded(let data) = MapData.load(for: options) else { return 2 }
         let view = session.flatMap { ViewState.load(for: $0.document.path, paths: .current) }
         let core = AppCore(options: options, mapData: data, synchronousTiles: false, scale: 1, session: session, view: view)
         defer { core.renderer.map?.cache.shutDown() }
@@ -68,7 +69,7 @@ final class LiveApp: WaylandApp {
     /// Another program saving the places file wakes the loop through this.
     let watch: FolderWatch?
 
-    init(core: AppCore, recorder: TraceRecorder?, watch: FolderWatch?) {
+    init(core: AppCore, recorder: TraceRecorder?, watch: FolderWatch? = nil) {
         self.core = core
         self.recorder = recorder
         self.watch = watch
@@ -85,13 +86,16 @@ final class LiveApp: WaylandApp {
 
     var needsFrame: Bool { core.needsFrame }
 
-    func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
-              geometry: WindowGeometry) -> [PixelRect]? {
-        guard let changed = Canvas.draw(core, into: pixels, width: width, height: height, stride: stride,
-                                        scale: geometry.scale)
-        else { return nil }
+    func damage(width: Int, height: Int, geometry: WindowGeometry) -> [PixelRect]? {
+        guard let changed = core.pendingDamage else { return nil }
         guard let r = Canvas.pixelRect(changed, scale: geometry.scale, width: width, height: height) else { return [] }
         return [PixelRect(x: r.x, y: r.y, width: r.w, height: r.h)]
+    }
+
+    func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+              geometry: WindowGeometry, clip: [PixelRect]?) {
+        Canvas.draw(core, into: pixels, width: width, height: height, stride: stride, scale: geometry.scale,
+                    clip: clip.map { $0.map { (x: $0.x, y: $0.y, w: $0.width, h: $0.height) } })
     }
 
     var nextDeadline: Double? { core.nextDeadline }

@@ -2,6 +2,7 @@ import Geo
 import Glibc
 import Wayland
 import Render
+import Style
 import Tiles
 
 /// The vector tiles the map shows: the user's `--data` files, or the data shipped with
@@ -9,6 +10,9 @@ import Tiles
 struct MapData {
     let sources: [any VectorTileSource]
     let attributions: [MapAttribution]
+    /// The style every tile is drawn with, and the style source each file fills.
+    var style: Style = Style(name: "none", schema: nil, sources: [], layers: [], notes: [])
+    var styled: [StyledSource] = []
     /// The `--data` files' own name for the map (the topmost file's metadata `name`), shown in
     /// the page header; nil for the shipped data.
     var title: String?
@@ -105,25 +109,75 @@ struct MapData {
         case failed
     }
 
-    /// The map data for `options`: the `--data` files, or else the shipped data.
+    /// The map data for `options`: the `--data` files, or else the shipped data, styled by
+    /// `--style` or by the shipped style of each file's schema. A style file that cannot be
+    /// used is reported (file, line, column) and fails like a bad `--data` file.
     static func load(for options: Options) -> Loading {
-        if !options.data.isEmpty {
+        var userStyle: Style?
+        if let path = options.style {
             do {
-                let data = try open(options.data)
-                if options.verbose { for notice in data.notices { printError("meridian: \(notice)") } }
-                return .loaded(data)
+                userStyle = try ShippedStyles.load(path)
             } catch {
                 printError("meridian: \(error)")
                 return .failed
             }
         }
-        let shipped = shipped()
-        if let problem = shipped.problem { printError("meridian: \(problem); showing no map") }
-        return .loaded(shipped.data)
+        var data: MapData?
+        // The style's own local sources load as if given with --data.
+        let styleFiles = userStyle?.sources.compactMap(\.localPath) ?? []
+        if !options.data.isEmpty || !styleFiles.isEmpty {
+            do {
+                data = try open(styleFiles + options.data)
+                if options.verbose { for notice in data?.notices ?? [] { printError("meridian: \(notice)") } }
+            } catch {
+                printError("meridian: \(error)")
+                return .failed
+            }
+        } else {
+            let shipped = shipped()
+            if let problem = shipped.problem { printError("meridian: \(problem); showing no map") }
+            data = shipped.data
+        }
+        guard var data else { return .loaded(nil) }
+        if let userStyle {
+            data.styled = bind(data.sources, to: userStyle, styleFiles: styleFiles.count)
+            data.style = userStyle
+        } else {
+            let auto = AutomaticStyle.make(for: data.sources)
+            for n in auto.notices { printError("meridian: \(n)") }
+            data.styled = auto.sources
+            data.style = auto.style
+        }
+        if options.verbose {
+            for n in data.style.notes { printError("meridian: style \(data.style.name): \(n)") }
+        }
+        return .loaded(data)
+    }
+
+    /// Which style source each file fills: the style's own local files their sources; every
+    /// other file the source whose layers it carries most of (a one-source style takes it).
+    static func bind(_ sources: [any VectorTileSource], to style: Style, styleFiles: Int) -> [StyledSource] {
+        let vector = style.sources.filter { $0.type == "vector" }
+        var out: [StyledSource] = []
+        for (k, source) in sources.enumerated() {
+            let bounds = k > 0 ? AutomaticStyle.bounds(of: source) : nil
+            if k < styleFiles, let own = vector.first(where: { $0.localPath != nil && $0.localPath == source.name }) {
+                out.append(StyledSource(id: own.id, source: source, bounds: bounds))
+                continue
+            }
+            guard vector.count > 1 else {
+                if let only = vector.first { out.append(StyledSource(id: only.id, source: source, bounds: bounds)) }
+                continue
+            }
+            let names = Set(AutomaticStyle.layerNames(of: source))
+            let best = vector.max { style.sourceLayers(of: $0.id).intersection(names).count < style.sourceLayers(of: $1.id).intersection(names).count }
+            if let best { out.append(StyledSource(id: best.id, source: source, bounds: bounds)) }
+        }
+        return out
     }
 
     func renderer(scale: Double) -> MapRenderer {
-        let cache = TileCache(rasterizer: TileRasterizer(sources: sources), scale: scale)
+        let cache = TileCache(rasterizer: TileRasterizer(sources: styled, style: style), scale: scale)
         return MapRenderer(cache: cache, attributions: attributions)
     }
 }

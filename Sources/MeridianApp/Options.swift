@@ -11,6 +11,8 @@ public struct Options: Equatable, Sendable {
     public var center: (latitude: Double, longitude: Double)?
     public var zoom: Double?
     public var data: [String] = []
+    /// `--style FILE`: a MapLibre style JSON drawn instead of the shipped styles.
+    public var style: String?
     public var showHitAreas = false
     public var showTouches = false
     public var fullscreen = false
@@ -31,7 +33,7 @@ public struct Options: Equatable, Sendable {
             && a.center?.latitude == b.center?.latitude && a.center?.longitude == b.center?.longitude
             && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas && a.showTouches == b.showTouches
             && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action
-            && a.sizeGiven == b.sizeGiven && a.document == b.document
+            && a.sizeGiven == b.sizeGiven && a.style == b.style && a.document == b.document
     }
 
     public static let version = "0.1.0"
@@ -52,6 +54,7 @@ public struct Options: Equatable, Sendable {
           --center LAT,LON     initial map centre
           --zoom Z             initial map zoom (Web Mercator, 256-px tiles)
           --data PATH          vector MBTiles to show; repeat to layer several (default: the shipped data)
+          --style FILE         MapLibre style JSON to draw with (default: the shipped style of each file's schema)
           --show-hit-areas     draw every tap target's enlarged hit area
           --show-touches       draw a marker under every finger and the pointer
           --fullscreen         live: ask for fullscreen, without decorations (kiosks, phone shells)
@@ -88,6 +91,7 @@ public struct Options: Equatable, Sendable {
             case "--state-out": o.stateOut = try value(arg)
             case "--screenshot": o.screenshot = try value(arg)
             case "--data": o.data.append(try value(arg))
+            case "--style": o.style = try value(arg)
             case "--size":
                 let v = try value(arg)
                 let parts = v.split(separator: "x", omittingEmptySubsequences: false)

@@ -71,6 +71,10 @@ enum StateDump {
                 ("span", .object([("latDelta", .number(s.span.latitudeDelta)), ("lonDelta", .number(s.span.longitudeDelta))])),
                 ("hintVisible", .bool(s.hintVisible)),
                 ("observedTaps", .int(s.observedMapTaps)),
+                ("style", core.mapData.map { d in
+                    .object([(d.style.schema == nil ? "path" : "name", .string(d.style.name)),
+                             ("schema", d.style.schema.map { .string($0) } ?? .null)])
+                } ?? .null),
             ])),
             ("pins", .array(pins)),
             ("targets", .array(targets)),

@@ -1,4 +1,5 @@
 import CCairo
+import Gestures
 import Input
 
 /// Watches every input frame: counts what arrived (for the state dump) and, with
@@ -12,6 +13,8 @@ public final class TouchOverlay {
     /// Counts of what arrived, for the state dump and the end-to-end tests.
     public private(set) var counts = InputCounts()
     private var dirty = false
+    /// Where markers were drawn in the last frame (logical px), for damage.
+    private var drawnMarks: [Rect] = []
 
     public static let touchMarkerRadius = 24.0
     public static let pointerMarkerRadius = 8.0
@@ -62,14 +65,29 @@ public final class TouchOverlay {
             case .repeated: counts.keyRepeats += 1
             case .released: break
             }
+        case .keyboardFocus:
+            break
         case .touchpad:
             counts.touchpadEvents += 1
         }
     }
 
+    /// The markers as they are now, as rectangles around each (a pixel of antialiasing included).
+    private var marks: [Rect] {
+        guard isVisible else { return [] }
+        let t = TouchOverlay.touchMarkerRadius + 1, p = TouchOverlay.pointerMarkerRadius + 1
+        return touches.values.map { Rect(x: $0.x - t, y: $0.y - t, width: 2 * t, height: 2 * t) }
+            + (pointer.map { [Rect(x: $0.x - p, y: $0.y - p, width: 2 * p, height: 2 * p)] } ?? [])
+    }
+
+    /// What the next draw changes: around where markers were drawn and where they are now
+    /// (empty when nothing moved).
+    public var damage: [Rect] { needsFrame ? drawnMarks + marks : [] }
+
     /// Draws the markers over whatever is already in `cr` (logical px).
     public func draw(_ cr: OpaquePointer) {
         dirty = false
+        drawnMarks = marks
         guard isVisible else { return }
         for (_, p) in touches.sorted(by: { $0.key < $1.key }) {
             let t = TouchOverlay.touchColor

@@ -1,9 +1,13 @@
 import Synchronization
 import Tiles
 
-/// The shared background-only tiles, by side in pixels.
+/// The shared background-only tiles, by side in pixels and colour.
 final class BlankTiles: Sendable {
-    let images = Mutex<[Int: RasterImage]>([:])
+    struct Key: Hashable {
+        var size: Int
+        var color: UInt32
+    }
+    let images = Mutex<[Key: RasterImage]>([:])
 }
 
 /// A decoded tile with the bounding box of every feature, so each of the many tiles drawn

@@ -133,7 +133,8 @@ public struct MapRenderer: Sendable {
         let allFound = coverage.allSatisfy { found[TileKey(TileID(z: $0.zoom, x: $0.x, y: $0.y), pixelSize: pixelSize)] != nil }
         if top > 0 || bottom < size.height || !allFound {
             // Only when something will not be covered: a full-screen fill costs as much as the blit.
-            cairo_set_source_rgb(cr, MapStyle.background.r, MapStyle.background.g, MapStyle.background.b)
+            let bg = cache.rasterizer.background(zoom: camera.zoom)
+            cairo_set_source_rgb(cr, bg.r, bg.g, bg.b)
             cairo_paint(cr)
         }
         var exact = 0

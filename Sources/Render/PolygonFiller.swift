@@ -255,7 +255,7 @@ final class PolygonFiller: @unchecked Sendable {
     /// nothing, clearing everything) when the surface is not such an image.
     /// Call `cairo_surface_flush` before and `cairo_surface_mark_dirty` after.
     @discardableResult
-    func fill(_ surface: OpaquePointer, color: UInt32) -> Bool {
+    func fill(_ surface: OpaquePointer, color: UInt32, opacity: Float = 1) -> Bool {
         closeRing()
         let format = cairo_image_surface_get_format(surface)
         guard format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32,
@@ -266,8 +266,15 @@ final class PolygonFiller: @unchecked Sendable {
         }
         let pixels = UnsafeMutableRawPointer(raw).assumingMemoryBound(to: UInt32.self)
         let rowPixels = Int(cairo_image_surface_get_stride(surface)) / 4
-        resolve { row, from, to, coverage in
-            Self.paint(pixels + row * rowPixels + from, count: to - from, color: color, coverage: coverage)
+        if opacity >= 1 {
+            resolve { row, from, to, coverage in
+                Self.paint(pixels + row * rowPixels + from, count: to - from, color: color, coverage: coverage)
+            }
+        } else {
+            let o = max(opacity, 0)
+            resolve { row, from, to, coverage in
+                Self.paint(pixels + row * rowPixels + from, count: to - from, color: color, coverage: coverage * o)
+            }
         }
         return true
     }

@@ -1,4 +1,5 @@
 import CCairo
+import Style
 import Geo
 import Tiles
 
@@ -59,7 +60,7 @@ struct TileCompositor {
     }
 
     /// Fills a logical rectangle (view coordinates) with a flat colour, snapped like the tiles.
-    func fill(origin: ScreenPoint, size: Double, color: RGB) {
+    func fill(origin: ScreenPoint, size: Double, color: StyleColor) {
         let r = snapped(x: deviceOrigin.x + origin.x * scale, y: deviceOrigin.y + origin.y * scale, side: size * scale)
         cairo_set_source_rgb(cr, color.r, color.g, color.b)
         cairo_rectangle(cr, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0)

@@ -1,16 +1,18 @@
 import CCairo
+import Style
 import Tiles
 
-/// Paints the layers of one raster tile in map order: ground, water, land use, buildings,
-/// roads, borders, coastlines, then labels.
+/// Paints one raster tile by walking the compiled style's layers in order: backgrounds,
+/// fills (through `PolygonFiller`), lines (Wu hairlines when thin, else cairo with the
+/// layer's dashes, caps, joins and offset), circles, flat extrusions, then the symbol
+/// layers' text (`TileLabels`).
 ///
-/// Polygons are only filled, never outlined: tiles clip polygons at their buffer, and an
-/// outline would draw those cut edges as seams. Borders and coastlines come from their own
-/// line layers instead.
+/// A layer draws the features of its `source-layer` from the tiles of its source. Features
+/// of one layer that evaluate to the same paint are drawn in one pass (one fill per colour),
+/// which is what keeps data-driven colours cheap.
 struct TilePainter {
     let cr: OpaquePointer
-    /// The zoom the style is evaluated at (the tile's own zoom, also when overzoomed).
-    let zoom: Double
+    let style: ZoomStyle
     /// Device pixels per logical pixel.
     let scale: Double
     let pixelSize: Double
@@ -19,73 +21,120 @@ struct TilePainter {
     let filler: PolygonFiller?
 
     mutating func paint(_ tiles: [PlacedTile]) {
-        set(MapStyle.background)
-        cairo_paint(cr)
         // Nonzero, as the filler does: MVT holes wind against their ring, and overlapping
         // polygons of one colour must not cancel (even-odd would punch them out).
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         // Strokes are most of a tile's cost in cairo 1.16; the fast antialiasing (a coarser
         // coverage grid) cut a cold 1920x1200 screen from 68 to 50 ms here and still draws
         // smooth edges (compared side by side at scale 1 and 2).
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
-
-        // Natural Earth ground. Land over the sea-coloured background; an ocean layer (when
-        // present) goes on top so both ways of shipping the coast agree.
-        fill(tiles, layer: "land", MapStyle.land)
-        // Countries cover the same ground as land in the same colour: filling both would
-        // rasterize every continent twice. They stand in only where a source has no land layer.
-        if !tiles.contains(where: { $0.tile.layer(named: "land") != nil }) {
-            fill(tiles, layer: "countries", MapStyle.land)
-        }
-        fill(tiles, layer: "ocean", MapStyle.water)
-        fill(tiles, layer: "lakes", MapStyle.water)
-
-        // OpenMapTiles areas.
-        for layer in ["landcover", "landuse", "park"] {
-            fillByKind(tiles, layer: layer)
-        }
-        fill(tiles, layer: "water", MapStyle.water)
-        stroke(tiles, layer: "waterway", MapStyle.waterway, width: MapStyle.waterwayWidth.value(at: zoom), minZoom: 9)
-        if zoom >= MapStyle.buildingMinZoom {
-            fill(tiles, layer: "building", MapStyle.building)
-            if zoom >= 16 {
-                stroke(tiles, layer: "building", MapStyle.buildingOutline, width: 0.5, closed: true)
+        // Under everything: white, as a page under a map whose style has no background.
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
+        var symbols: [(SymbolFeature, TilePlacement)] = []
+        for layer in style.layers {
+            switch layer.kind {
+            case .background(let c):
+                set(c)
+                cairo_paint(cr)
+            case .ground(let c, let source):
+                ground(tiles, source: source, c)
+            case .fill(let paint):
+                fill(tiles, layer, paint)
+            case .line(let paint):
+                line(tiles, layer, paint)
+            case .circle(let paint):
+                circles(tiles, layer, paint)
+            case .symbol(let s):
+                for placed in tiles where placed.source == layer.source {
+                    guard let name = layer.sourceLayer, let l = placed.tile.layer(named: name) else { continue }
+                    var out: [SymbolFeature] = []
+                    for (k, f) in l.features.enumerated() where layer.matches(f) {
+                        s.symbols(f, featureIndex: k, extent: l.extent, into: &out)
+                    }
+                    symbols += out.map { ($0, placed.placement) }
+                }
             }
         }
-        roads(tiles)
-
-        stroke(tiles, layer: "boundaries", MapStyle.border, width: MapStyle.borderWidth.value(at: zoom))
-        stroke(tiles, layer: "coastline", MapStyle.coastline, width: MapStyle.coastlineWidth.value(at: zoom))
-
-        var labels = TileLabels(cr: cr, zoom: zoom, scale: scale, pixelSize: pixelSize)
-        labels.draw(tiles)
+        var labels = TileLabels(cr: cr, scale: scale, pixelSize: pixelSize)
+        labels.draw(symbols)
     }
 
     // MARK: layers
 
-    /// Fills a layer's polygons (those `keep` accepts) in one colour, all rings at once.
-    private func fill(_ tiles: [PlacedTile], layer: String, _ color: RGB, where keep: (VectorFeature) -> Bool = { _ in true }) {
-        let target = cairo_get_target(cr)
-        var any = false
-        for placed in tiles {
-            guard let l = placed.tile.layer(named: layer) else { continue }
+    /// The layer's features from the tiles of its source, each with where it lands.
+    private func features(_ tiles: [PlacedTile], _ layer: DrawLayer, _ body: (VectorFeature, TilePlacement, Double) -> Void) {
+        guard let name = layer.sourceLayer else { return }
+        for placed in tiles where placed.source == layer.source {
+            guard let l = placed.tile.layer(named: name) else { continue }
             let extent = Double(max(l.extent, 1))
-            for f in l.features where f.type == .polygon && keep(f) {
-                for ring in f.parts {
-                    if let filler {
-                        any = appendRing(ring, placed.placement, extent: extent, to: filler) || any
-                    } else {
-                        any = appendPart(ring, placed.placement, extent: extent, closed: true, margin: 0) || any
-                    }
+            for f in l.features where layer.matches(f) { body(f, placed.placement, extent) }
+        }
+    }
+
+    /// A background that covers only the tiles `source` has, within its bounds (a source
+    /// that does not say where its data ends covers nothing: painting its whole tiles would
+    /// hide the sources under it far from its data).
+    private func ground(_ tiles: [PlacedTile], source: String, _ color: StyleColor) {
+        var any = false
+        for placed in tiles where placed.source == source {
+            guard let r = placed.ground else { continue }
+            guard r.2 > r.0, r.3 > r.1 else { continue }
+            cairo_rectangle(cr, r.0, r.1, r.2 - r.0, r.3 - r.1)
+            any = true
+        }
+        guard any else { return }
+        set(color)
+        cairo_fill(cr)
+    }
+
+    private func fill(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: FillPaint) {
+        if let c = paint.color.constant {
+            guard c.a > 0 else { return }
+            fillPass(tiles, layer, c) { _ in true }
+        } else {
+            // One pass per colour, in the order colours first appear.
+            var colors: [StyleColor] = []
+            features(tiles, layer) { f, _, _ in
+                guard f.type == .polygon else { return }
+                let c = paint.color.value(f)
+                if c.a > 0, !colors.contains(c) { colors.append(c) }
+            }
+            for c in colors { fillPass(tiles, layer, c) { paint.color.value($0) == c } }
+        }
+        if let outline = paint.outline {
+            var colors: [StyleColor] = []
+            if let c = outline.constant {
+                colors = [c]
+            } else {
+                features(tiles, layer) { f, _, _ in
+                    let c = outline.value(f)
+                    if f.type == .polygon, !colors.contains(c) { colors.append(c) }
+                }
+            }
+            for c in colors where c.a > 0 {
+                strokePass(tiles, layer, closed: true, key: LineKey(color: c, width: 1, offset: 0), dash: nil, cap: .butt,
+                           join: .miter) { $0.type == .polygon && (outline.constant != nil || outline.value($0) == c) }
+            }
+        }
+    }
+
+    private func fillPass(_ tiles: [PlacedTile], _ layer: DrawLayer, _ color: StyleColor, where keep: (VectorFeature) -> Bool) {
+        var any = false
+        features(tiles, layer) { f, p, extent in
+            guard f.type == .polygon, keep(f) else { return }
+            for ring in f.parts {
+                if let filler {
+                    any = appendRing(ring, p, extent: extent, to: filler) || any
+                } else {
+                    any = appendPart(ring, p, extent: extent, closed: true, margin: 0) || any
                 }
             }
         }
         guard any else { return }
-        if let filler, let target {
+        if let filler, let target = cairo_get_target(cr) {
             cairo_surface_flush(target)
-            filler.fill(target, color: color.hex)
+            filler.fill(target, color: color.rgbHex, opacity: Float(color.a))
             cairo_surface_mark_dirty(target)
         } else {
             set(color)
@@ -93,86 +142,116 @@ struct TilePainter {
         }
     }
 
-    private func fillByKind(_ tiles: [PlacedTile], layer: String) {
-        // One fill per colour keeps cairo's work to a handful of rasterizations per layer.
-        var colors: [UInt32] = []
-        for placed in tiles {
-            for f in placed.tile.layer(named: layer)?.features ?? [] {
-                if let c = MapStyle.areaColor(layer: layer, kind: Self.string(f, "class")), !colors.contains(c.hex) { colors.append(c.hex) }
-            }
+    struct LineKey: Hashable {
+        var color: StyleColor
+        var width: Double
+        var offset: Double
+    }
+
+    private func line(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: LinePaint) {
+        if let c = paint.color.constant, let w = paint.width.constant, let o = paint.offset.constant {
+            guard c.a > 0, w > 0 else { return }
+            strokePass(tiles, layer, closed: false, key: LineKey(color: c, width: w, offset: o), dash: paint.dash,
+                       cap: paint.cap, join: paint.join) { _ in true }
+            return
         }
-        for hex in colors {
-            fill(tiles, layer: layer, RGB(hex: hex)) { MapStyle.areaColor(layer: layer, kind: Self.string($0, "class"))?.hex == hex }
+        var keys: [LineKey] = []
+        var seen = Set<LineKey>()
+        let key = { (f: VectorFeature) in LineKey(color: paint.color.value(f), width: paint.width.value(f), offset: paint.offset.value(f)) }
+        features(tiles, layer) { f, _, _ in
+            guard f.type != .point else { return }
+            let k = key(f)
+            if k.color.a > 0, k.width > 0, seen.insert(k).inserted { keys.append(k) }
+        }
+        for k in keys {
+            strokePass(tiles, layer, closed: false, key: k, dash: paint.dash, cap: paint.cap, join: paint.join) { key($0) == k }
         }
     }
 
-    private func stroke(_ tiles: [PlacedTile], layer: String, _ color: RGB, width: Double, minZoom: Double = 0,
-                        closed: Bool = false, dash: Bool = false, where keep: (VectorFeature) -> Bool = { _ in true }) {
-        guard zoom >= minZoom, width > 0 else { return }
-        let w = width * scale
-        if !dash && w <= Self.hairlineWidth {
-            hairlines(tiles, layer: layer, color, width: w, closed: closed, where: keep)
+    /// Strokes the layer's lines (and polygon rings: a line layer over polygons outlines them)
+    /// that `keep` accepts with one paint.
+    private func strokePass(_ tiles: [PlacedTile], _ layer: DrawLayer, closed: Bool, key: LineKey, dash: [Double]?,
+                            cap: LineCap, join: LineJoin, where keep: (VectorFeature) -> Bool) {
+        let w = key.width * scale
+        let offset = key.offset * scale
+        if dash == nil && offset == 0 && w <= Self.hairlineWidth {
+            hairlines(tiles, layer, key.color, width: w, where: keep)
             return
         }
         var any = false
-        for placed in tiles {
-            guard let l = placed.tile.layer(named: layer) else { continue }
-            let extent = Double(max(l.extent, 1))
-            for f in l.features where (f.type == .lineString || (closed && f.type == .polygon)) && keep(f) {
-                for part in f.parts { any = appendPart(part, placed.placement, extent: extent, closed: closed, margin: w) || any }
+        features(tiles, layer) { f, p, extent in
+            guard f.type == .lineString || f.type == .polygon, keep(f) else { return }
+            for part in f.parts {
+                if offset == 0 {
+                    any = appendPart(part, p, extent: extent, closed: f.type == .polygon, margin: w) || any
+                } else {
+                    any = appendOffsetPart(part, p, extent: extent, offset: offset, margin: w + abs(offset)) || any
+                }
             }
         }
         guard any else { return }
-        set(color)
+        set(key.color)
         cairo_set_line_width(cr, w)
-        if dash {
-            var pattern = [2 * w, 2 * w]
-            cairo_set_dash(cr, &pattern, 2, 0)
+        cairo_set_line_cap(cr, cap == .round ? CAIRO_LINE_CAP_ROUND : cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
+        cairo_set_line_join(cr, join == .round ? CAIRO_LINE_JOIN_ROUND : join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
+        if let dash {
+            // Dash lengths are in line widths (a round or square cap adds to every dash).
+            var pattern = dash.map { max($0 * max(w, 1), 0) }
+            if pattern.count % 2 == 1 { pattern += pattern }
+            cairo_set_dash(cr, &pattern, Int32(pattern.count), 0)
         }
         cairo_stroke(cr)
-        if dash { cairo_set_dash(cr, nil, 0, 0) }
+        if dash != nil { cairo_set_dash(cr, nil, 0, 0) }
     }
 
-    /// Roads by class: all casings first, then the fills from minor to major, so a junction
-    /// reads as one piece of tarmac.
-    private func roads(_ tiles: [PlacedTile]) {
-        let classes = MapStyle.roadClasses.filter { zoom >= $0.style.minZoom }
-        let inClass = { (set: Set<String>) in { (f: VectorFeature) in Self.string(f, "class").map(set.contains) ?? false } }
-        if zoom >= 13 {
-            for (set, style) in classes where style.cased {
-                let w = style.width.value(at: zoom)
-                stroke(tiles, layer: "transportation", MapStyle.roadCasing, width: w + max(1, w * 0.25), where: inClass(set))
+    private func circles(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: CirclePaint) {
+        features(tiles, layer) { f, p, extent in
+            guard f.type == .point else { return }
+            let r = paint.radius.value(f) * scale
+            let sw = paint.strokeWidth.value(f) * scale
+            guard r > 0 || sw > 0 else { return }
+            for part in f.parts {
+                for pt in part {
+                    let x = p.x(pt.x, extent: extent), y = p.y(pt.y, extent: extent)
+                    guard x > -r - sw, y > -r - sw, x < pixelSize + r + sw, y < pixelSize + r + sw else { continue }
+                    cairo_new_path(cr)
+                    cairo_arc(cr, x, y, r, 0, 2 * Double.pi)
+                    set(paint.color.value(f))
+                    if sw > 0 {
+                        cairo_fill_preserve(cr)
+                        set(paint.strokeColor.value(f))
+                        cairo_set_line_width(cr, sw)
+                        cairo_stroke(cr)
+                    } else {
+                        cairo_fill(cr)
+                    }
+                }
             }
-        }
-        for (set, style) in classes {
-            stroke(tiles, layer: "transportation", style.color, width: style.width.value(at: zoom), dash: style.dashed, where: inClass(set))
         }
     }
 
     /// Lines up to this wide (device px) are drawn as Wu hairlines, not by cairo's stroker.
     static let hairlineWidth = 1.25
 
-    private func hairlines(_ tiles: [PlacedTile], layer: String, _ color: RGB, width: Double, closed: Bool,
+    private func hairlines(_ tiles: [PlacedTile], _ layer: DrawLayer, _ color: StyleColor, width: Double,
                            where keep: (VectorFeature) -> Bool) {
         guard let target = cairo_get_target(cr), let canvas = HairlineCanvas(surface: target) else { return }
         cairo_surface_flush(target)
         defer { cairo_surface_mark_dirty(target) }
-        let alpha = min(width, 1)
-        for placed in tiles {
-            guard let l = placed.tile.layer(named: layer) else { continue }
-            let extent = Double(max(l.extent, 1))
-            let p = placed.placement
-            for f in l.features where (f.type == .lineString || (closed && f.type == .polygon)) && keep(f) {
-                for part in f.parts where part.count >= 2 && isNearTile(part, p, extent: extent, margin: 2) {
-                    var lastX = p.x(part[0].x, extent: extent), lastY = p.y(part[0].y, extent: extent)
-                    for pt in part.dropFirst() {
-                        let x = p.x(pt.x, extent: extent), y = p.y(pt.y, extent: extent)
-                        canvas.segment(lastX, lastY, x, y, color: color.hex, alpha: alpha)
-                        lastX = x; lastY = y
-                    }
-                    if closed, let first = part.first {
-                        canvas.segment(lastX, lastY, p.x(first.x, extent: extent), p.y(first.y, extent: extent), color: color.hex, alpha: alpha)
-                    }
+        let alpha = min(width, 1) * color.a
+        let hex = color.rgbHex
+        features(tiles, layer) { f, p, extent in
+            guard f.type == .lineString || f.type == .polygon, keep(f) else { return }
+            let closed = f.type == .polygon
+            for part in f.parts where part.count >= 2 && isNearTile(part, p, extent: extent, margin: 2) {
+                var lastX = p.x(part[0].x, extent: extent), lastY = p.y(part[0].y, extent: extent)
+                for pt in part.dropFirst() {
+                    let x = p.x(pt.x, extent: extent), y = p.y(pt.y, extent: extent)
+                    canvas.segment(lastX, lastY, x, y, color: hex, alpha: alpha)
+                    lastX = x; lastY = y
+                }
+                if closed, let first = part.first {
+                    canvas.segment(lastX, lastY, p.x(first.x, extent: extent), p.y(first.y, extent: extent), color: hex, alpha: alpha)
                 }
             }
         }
@@ -204,6 +283,32 @@ struct TilePainter {
         return true
     }
 
+    /// A line moved `offset` px to its right (`line-offset`: positive is right of the direction
+    /// of travel), joined at each vertex along the bisector (its length capped at 4× offset).
+    private func appendOffsetPart(_ part: [TilePoint], _ p: TilePlacement, extent: Double, offset: Double, margin: Double) -> Bool {
+        guard part.count >= 2, isNearTile(part, p, extent: extent, margin: margin) else { return false }
+        var pts: [(Double, Double)] = []
+        forEachVertex(part, p, extent: extent) { x, y, _ in pts.append((x, y)) }
+        guard pts.count >= 2 else { return false }
+        func normal(_ a: (Double, Double), _ b: (Double, Double)) -> (Double, Double) {
+            let dx = b.0 - a.0, dy = b.1 - a.1
+            let len = max((dx * dx + dy * dy).squareRoot(), 1e-9)
+            // Right of travel in y-down pixels.
+            return (-dy / len, dx / len)
+        }
+        for k in 0..<pts.count {
+            let n0 = k > 0 ? normal(pts[k - 1], pts[k]) : normal(pts[0], pts[1])
+            let n1 = k + 1 < pts.count ? normal(pts[k], pts[k + 1]) : n0
+            var bx = n0.0 + n1.0, by = n0.1 + n1.1
+            let bl = (bx * bx + by * by).squareRoot()
+            if bl < 1e-6 { bx = n0.0; by = n0.1 } else { bx /= bl; by /= bl }
+            let cosHalf = max(bx * n0.0 + by * n0.1, 0.25)
+            let x = pts[k].0 + bx * offset / cosHalf, y = pts[k].1 + by * offset / cosHalf
+            if k == 0 { cairo_move_to(cr, x, y) } else { cairo_line_to(cr, x, y) }
+        }
+        return true
+    }
+
     /// Adds one ring to the filler in raster pixels, as `appendPart` does to cairo's path.
     private func appendRing(_ ring: [TilePoint], _ p: TilePlacement, extent: Double, to filler: PolygonFiller) -> Bool {
         guard ring.count >= 3, isNearTile(ring, p, extent: extent, margin: 0) else { return false }
@@ -229,10 +334,7 @@ struct TilePainter {
         }
     }
 
-    private func set(_ c: RGB) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
-
-    static func string(_ f: VectorFeature, _ key: String) -> String? {
-        if case .string(let s)? = f.properties[key] { return s }
-        return nil
+    private func set(_ c: StyleColor) {
+        if c.a >= 1 { cairo_set_source_rgb(cr, c.r, c.g, c.b) } else { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a) }
     }
 }

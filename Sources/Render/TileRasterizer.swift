@@ -1,4 +1,5 @@
 import CCairo
+import Style
 import Synchronization
 import Tiles
 #if canImport(Glibc)
@@ -12,7 +13,20 @@ public struct RenderedTile: Sendable {
     public var errors: [String]
 }
 
-/// Draws vector tiles into opaque raster tiles with cairo, styled by `MapStyle`.
+/// A source of tiles under the style source id it fills, and the area it covers (degrees
+/// west, south, east, north) when known.
+public struct StyledSource: Sendable {
+    public var id: String
+    public var source: any VectorTileSource
+    public var bounds: (west: Double, south: Double, east: Double, north: Double)?
+    public init(id: String, source: any VectorTileSource, bounds: (west: Double, south: Double, east: Double, north: Double)? = nil) {
+        self.id = id
+        self.source = source
+        self.bounds = bounds
+    }
+}
+
+/// Draws vector tiles into opaque raster tiles with cairo, styled by a MapLibre style.
 ///
 /// Sources are drawn bottom first (the world, then a city on top). Past a source's `maxZoom`
 /// the map keeps working ("overzoom"): the source's deepest ancestor tile is drawn scaled up;
@@ -20,21 +34,32 @@ public struct RenderedTile: Sendable {
 /// once: every call draws into its own surface with its own cairo context.
 public struct TileRasterizer: Sendable {
     public let sources: [any VectorTileSource]
+    public let styled: [StyledSource]
+    public let style: Style
     private let blanks = BlankTiles()
 
     /// The background-only tile of side `size`, shared.
-    private func blank(size: Int) -> RasterImage? {
-        if let hit = blanks.images.withLock({ $0[size] }) { return hit }
+    private func blank(size: Int, color: StyleColor) -> RasterImage? {
+        let key = BlankTiles.Key(size: size, color: color.rgbHex)
+        if let hit = blanks.images.withLock({ $0[key] }) { return hit }
         guard let image = RasterImage(width: size, height: size), let cr = cairo_create(image.surface) else { return nil }
-        cairo_set_source_rgb(cr, MapStyle.background.r, MapStyle.background.g, MapStyle.background.b)
+        cairo_set_source_rgb(cr, color.r, color.g, color.b)
         cairo_paint(cr)
         cairo_destroy(cr)
         cairo_surface_flush(image.surface)
         return blanks.images.withLock { b in
-            if let raced = b[size] { return raced }
-            b[size] = image
+            if let raced = b[key] { return raced }
+            if b.count > 16 { b.removeAll() }
+            b[key] = image
             return image
         }
+    }
+
+    /// The colour where no tile has data at Meridian zoom `zoom`: the style's background
+    /// over white.
+    public func background(zoom: Double) -> StyleColor {
+        let c = style.at(zoom: zoom).background
+        return StyleColor(r: 1 + (c.r - 1) * c.a, g: 1 + (c.g - 1) * c.a, b: 1 + (c.b - 1) * c.a)
     }
 
     /// Past this many levels beyond a source's data, the source overzooms (clips) itself.
@@ -46,7 +71,19 @@ public struct TileRasterizer: Sendable {
     /// reference the tests compare the filler with.
     var fillsWithCairo = false
 
-    public init(sources: [any VectorTileSource]) { self.sources = sources }
+    /// Sources drawn with `style`, each under the style source id it fills.
+    public init(sources: [StyledSource], style: Style) {
+        styled = sources
+        self.sources = sources.map(\.source)
+        self.style = style
+    }
+
+    /// Sources drawn with the shipped styles of their schemas (see `AutomaticStyle`), layered
+    /// in order.
+    public init(sources: [any VectorTileSource]) {
+        let auto = AutomaticStyle.make(for: sources)
+        self.init(sources: auto.sources, style: auto.style)
+    }
 
     /// The side of a raster tile in device pixels at a buffer scale (256 logical px per tile).
     public static func pixelSize(scale: Double) -> Int { max(1, Int((256 * scale).rounded())) }
@@ -69,29 +106,35 @@ public struct TileRasterizer: Sendable {
         let size = max(1, pixelSize)
         var errors: [String] = []
         var layers: [PlacedTile] = []
-        for (index, source) in sources.enumerated() where tile.z >= source.minZoom {
+        for (index, s) in styled.enumerated() where tile.z >= s.source.minZoom {
+            let source = s.source
             do {
-                if let placed = try load(tile, from: source, index: index, pixelSize: Double(size)) { layers.append(placed) }
+                if var placed = try load(tile, from: source, index: index, pixelSize: Double(size)) {
+                    placed.source = s.id
+                    placed.ground = s.bounds.map { Self.pixelRect($0, tile: tile, pixelSize: Double(size)) }
+                    layers.append(placed)
+                }
             } catch {
                 errors.append("\(source.name): tile \(tile): \(error)")
             }
         }
         // Open sea (or past the edge of every source): one shared image of the background
         // colour serves every such tile, drawn once, kept once.
+        let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
         if layers.allSatisfy({ $0.tile.layers.allSatisfy { $0.features.isEmpty } }) {
-            return blank(size: size).map { RenderedTile(image: $0, errors: errors) }
+            return blank(size: size, color: background(zoom: zoom)).map { RenderedTile(image: $0, errors: errors) }
         }
         // Not cleared: the painter's first step paints the background over every pixel.
         guard let image = RasterImage(width: size, height: size, pool: pool, cleared: false),
               let cr = cairo_create(image.surface) else { return nil }
         defer { cairo_destroy(cr) }
-        let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
+        let compiled = style.at(zoom: zoom)
         if fillsWithCairo {
-            var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size), filler: nil)
+            var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: nil)
             painter.paint(layers)
         } else {
             PolygonFiller.withFiller(width: size, height: size) { filler in
-                var painter = TilePainter(cr: cr, zoom: zoom, scale: scale, pixelSize: Double(size), filler: filler)
+                var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: filler)
                 painter.paint(layers)
             }
         }
@@ -131,12 +174,27 @@ public struct TileRasterizer: Sendable {
     /// How far outside a tile (px) a feature may start and still be drawn into it: the widest
     /// road with its casing is 20 px.
     static let cullMargin = 32.0
+
+    /// Degrees west, south, east, north as a pixel rectangle (x0, y0, x1, y1) of `tile`.
+    static func pixelRect(_ b: (west: Double, south: Double, east: Double, north: Double), tile: TileID, pixelSize: Double) -> (Double, Double, Double, Double) {
+        let n = Double(1 << tile.z)
+        func x(_ lon: Double) -> Double { ((lon + 180) / 360 * n - Double(tile.x)) * pixelSize }
+        func y(_ lat: Double) -> Double {
+            let l = min(max(lat, -85.0511287798), 85.0511287798) * Double.pi / 180
+            return ((1 - log(tan(l) + 1 / cos(l)) / Double.pi) / 2 * n - Double(tile.y)) * pixelSize
+        }
+        return (max(x(b.west), 0), max(y(b.north), 0), min(x(b.east), pixelSize), min(y(b.south), pixelSize))
+    }
 }
 
 /// A decoded tile and where its coordinates land in the raster being drawn.
 struct PlacedTile {
     var tile: VectorTile
     var placement: TilePlacement
+    /// The style source id the tile came from.
+    var source = ""
+    /// Where the source's data ends inside this raster (its bounds), nil for everywhere.
+    var ground: (Double, Double, Double, Double)?
 }
 
 /// Maps one layer's tile coordinates (0…extent) to raster pixels, for the tile itself or for

@@ -29,7 +29,8 @@ extension MeridianPage {
         for axis in f.axes where axis.orientation == .vertical {
             if modifiers.contains(.control), let p = pointerOnMap {
                 // Ctrl+wheel zooms the map around the pointer; wheel up (negative) zooms in.
-                let steps = axis.discrete.map(Double.init) ?? axis.value / 15
+                // value120 fractions add up; without detents, 15 units of `value` make one.
+                let steps = axis.detents ?? axis.value / 15
                 var c = camera
                 stopMapMotion()
                 c.zoom(by: -steps * MeridianPage.wheelZoomPerDetent, around: ScreenPoint(x: p.x, y: p.y))

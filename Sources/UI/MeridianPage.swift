@@ -43,11 +43,16 @@ public final class MeridianPage {
     var scrollMotion: ScrollMotion?
     var cameraAnimation: CameraAnimation?
     var mapFling: (momentum: Momentum, start: MapCamera)?
+    /// The velocity a map gesture ended with, until the frame is over (`startPendingMapFling`).
+    var pendingMapFling: Point?
     /// While fingers move the map: the world point that must stay under their centroid.
     var mapAnchor: WorldPoint?
     /// While fingers move the map: which fingers (count and serial sum) the anchor was set for,
     /// and the zoom and pinch scale then. A change of fingers re-bases all three.
     var mapFingers: (count: Int, serials: UInt64, zoom: Double, scale: Double)?
+    /// Where the map's fingers were at the last change (window px), to carry the motion of the
+    /// fingers that stay through a frame in which others land or lift.
+    var mapFingerPositions: [(serial: UInt64, location: Point)] = []
     /// Touch ids (−1: the mouse) whose touch-down caught a glide or a fling: they are no tap.
     var caughtTouchIDs: Set<Int32> = []
     var zoomAtGestureStart = 0.0
@@ -273,6 +278,7 @@ public final class MeridianPage {
                 if case .down(let id, let p) = change { catchMotion(touchID: id, at: p) }
             }
             gestures.handle(frame)
+            startPendingMapFling()
             if !caughtTouchIDs.isEmpty {
                 for change in f.changes {
                     if case .up(let id, _) = change { caughtTouchIDs.remove(id) }
@@ -293,6 +299,9 @@ public final class MeridianPage {
             handleScroll(f)
         case .key(let k):
             handleKey(k)
+        case .keyboardFocus(_, let entered):
+            // Focus gone: no key or modifier is held any more (Ctrl+wheel stops zooming).
+            if !entered { modifiers = [] }
         case .touchpad(_, let g):
             handleTouchpad(g)
         }

@@ -8,7 +8,7 @@ import Gestures
 ///
 /// ```
 /// page     pageScroll  Pan(max 1 finger), fingers only             one finger scrolls, the map included
-/// map      mapPan      Pan(2…2 fingers)  ┐ the map's multi-finger  two fingers pan …
+/// map      mapPan      Pan(2+ fingers)   ┐ the map's multi-finger  two fingers pan …
 ///          mapPinch    Pinch             ┘ group: run together     … and zoom, together
 ///          mapMouseDrag Pan(mouse)                                 the mouse drags the map
 ///          mapDoubleTap Tap(2 taps)                                +1 zoom
@@ -35,7 +35,7 @@ import Gestures
 /// waits for it to fail.
 public final class PageGestureGraph {
     public let pageScroll = PanGestureRecognizer(name: "pageScroll", maximumTouches: 1)
-    public let mapPan = PanGestureRecognizer(name: "mapPan", minimumTouches: 2, maximumTouches: 2)
+    public let mapPan = PanGestureRecognizer(name: "mapPan", minimumTouches: 2)
     public let mapPinch = PinchGestureRecognizer(name: "mapPinch")
     public let mapMouseDrag = PanGestureRecognizer(name: "mapMouseDrag", maximumTouches: 1)
     public let mapDoubleTap = TapGestureRecognizer(name: "mapDoubleTap", taps: 2)
@@ -85,6 +85,9 @@ public final class PageGestureGraph {
         mapPan.keepsTouchesForRegrip = true
         mapPinch.keepsTouchesForRegrip = true
         mapTwoFingerTap.tolerances.maximumMovement = GestureConstants.twoFingerTapSlop
+        // Two fingers that settle as much as a two-finger tap does are still a tap: the
+        // two-finger pan needs the same distance, so a movement is a tap or a drag, never both.
+        mapPan.slop = GestureConstants.twoFingerTapSlop
         mapTwoFingerTap.maximumSpreadChange = GestureConstants.scaleSlop
         mapQuickZoom.require(toFail: mapDoubleTap)
         mapTap.require(toFail: mapDoubleTap)

@@ -184,19 +184,24 @@ extension MeridianPage {
         guard graph.isMapGroupActive else {
             if mapFingers != nil {
                 settleZoom(around: mapPinch.location(in: map))
-                if mapPan.state == .ended { startFling(velocity: mapPan.velocity(in: map)) }
+                // Flings once the frame is over, unless a finger stays on the map (it holds it).
+                if mapPan.state == .ended { pendingMapFling = mapPan.velocity(in: map) }
             }
             mapFingers = nil
             mapAnchor = nil
             return
         }
-        // The fingers: the pinch's (it takes them all) once it has two, else the pan's.
+        // The fingers: the pinch's once it has two (both take every finger; after a re-grip
+        // one of them may hold fewer), else the pan's.
         let lead: GestureRecognizer = mapPinch.numberOfTouches >= max(2, mapPan.numberOfTouches) ? mapPinch : mapPan
         let centroid = lead.location(in: map)
         var serials: UInt64 = 0
         for t in lead.touches { serials &+= t.serial }
         let count = lead.numberOfTouches
         if let f = mapFingers, f.count != count || f.serials != serials {
+            // Fingers landed or lifted: the fingers that stay moved the map this frame as
+            // they did before; then everything is re-based on the fingers down now.
+            followStayingFingers(of: lead)
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: centroid.x, y: centroid.y))
             mapFingers = (count, serials, camera.zoom, mapPinch.scale)
         } else if mapFingers == nil {
@@ -207,6 +212,7 @@ extension MeridianPage {
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: start.x, y: start.y))
             mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale)
         }
+        rememberFingerPositions(of: lead)
         guard let f = mapFingers else { return }
         var c = camera
         if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite, f.scale > 0 {
@@ -216,6 +222,30 @@ extension MeridianPage {
             let s = c.screenPoint(ofWorld: anchor)
             c.pan(by: ScreenPoint(x: centroid.x - s.x, y: centroid.y - s.y))
         }
+        setCamera(c)
+    }
+
+    private func rememberFingerPositions(of r: GestureRecognizer) {
+        mapFingerPositions.removeAll(keepingCapacity: true)
+        for t in r.touches { mapFingerPositions.append((t.serial, t.location)) }
+    }
+
+    /// Pans so that the place under the centroid of the fingers still down since the last
+    /// report is under their centroid now.
+    private func followStayingFingers(of r: GestureRecognizer) {
+        var before = Point.zero, after = Point.zero, n = 0.0
+        for t in r.touches {
+            guard let old = mapFingerPositions.first(where: { $0.serial == t.serial }) else { continue }
+            before = before + old.location
+            after = after + t.location
+            n += 1
+        }
+        guard n > 0 else { return }
+        let from = map.convert(fromWindow: before * (1 / n)), to = map.convert(fromWindow: after * (1 / n))
+        var c = camera
+        let place = c.worldPoint(at: ScreenPoint(x: from.x, y: from.y))
+        let s = c.screenPoint(ofWorld: place)
+        c.pan(by: ScreenPoint(x: to.x - s.x, y: to.y - s.y))
         setCamera(c)
     }
 
@@ -314,6 +344,14 @@ extension MeridianPage {
         cameraAnimation = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
                                           targetZoom: z, focus: p, targetCenter: nil)
         invalidateMap()
+    }
+
+    /// After a touch frame: the fling a map gesture ended with starts if no finger of the map's
+    /// group is left on the map (a finger kept for a re-grip holds the map still).
+    func startPendingMapFling() {
+        guard let v = pendingMapFling else { return }
+        pendingMapFling = nil
+        if !graph.mapGroup.contains(where: { $0.numberOfTouches > 0 }) { startFling(velocity: v) }
     }
 
     private func startFling(velocity: Point) {

@@ -18,16 +18,20 @@ struct FramePacer {
     private(set) var lastTarget: Double?
     /// The vblank the frame being waited for aims at.
     private var planned: Double?
-    private var drawMean = 2.0
-    private var drawDeviation = 1.0
+    /// The most recent drawing times (ms), newest last.
+    private var draws: [Double] = []
 
     static let minimumMargin = 1.0
     static let maximumMargin = 4.0
+    static let drawWindow = 32
 
-    /// Drawing time to budget: the running mean plus twice the running deviation, so that
-    /// an ordinary slow frame still makes its vblank.
+    /// Drawing time to budget: the 85th percentile of the last 32 frames, so that an ordinary
+    /// slow frame still makes its vblank while a rare cold one (tiles missing) does not move
+    /// every later frame earlier.
     var drawEstimate: Double {
-        let e = drawMean + 2 * drawDeviation
+        guard !draws.isEmpty else { return 2 }
+        let sorted = draws.sorted()
+        let e = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.85))]
         return min(max(e, 0.25), (period ?? 16.7) * 0.75)
     }
 
@@ -36,10 +40,8 @@ struct FramePacer {
     /// A frame took `duration` ms from the start of drawing to its commit.
     mutating func drew(duration: Double) {
         guard duration.isFinite, duration >= 0 else { return }
-        let d = min(duration, 1000)
-        let error = d - drawMean
-        drawMean += error / 8
-        drawDeviation += (abs(error) - drawDeviation) / 4
+        draws.append(min(duration, 1000))
+        if draws.count > FramePacer.drawWindow { draws.removeFirst(draws.count - FramePacer.drawWindow) }
     }
 
     /// The output's mode, used for the period until presentation feedback says better.
@@ -75,10 +77,18 @@ struct FramePacer {
         return v + n * p
     }
 
-    /// The vblank a frame started at `now` would aim at: the first one it can still make, and
-    /// never one a commit already aims at.
+    /// The typical (median) drawing time of the recent frames.
+    var typicalDraw: Double {
+        guard !draws.isEmpty else { return 2 }
+        return draws.sorted()[draws.count / 2]
+    }
+
+    /// The vblank a frame started at `now` would aim at: the first one a typical frame can still
+    /// make, and never one a commit already aims at. (Reachability by the typical time, the start
+    /// by the slow one: on a starved machine, whose slow frames take most of a refresh, aiming
+    /// by the slow time would push every frame a whole refresh later than drawing at once.)
     func target(startingAt now: Double) -> Double? {
-        guard let p = period, var v = nextVblank(atOrAfter: now + drawEstimate + margin) else { return nil }
+        guard let p = period, var v = nextVblank(atOrAfter: now + typicalDraw + FramePacer.minimumMargin) else { return nil }
         if let last = lastTarget, v < last + p / 2 { v = last + p }
         return v
     }

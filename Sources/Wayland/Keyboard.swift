@@ -80,6 +80,16 @@ final class KeyboardDevice {
         repeating = nil
     }
 
+    /// Keyboard focus came or went. On leave nothing is held any more: key repeat stops and
+    /// the modifiers are cleared (the compositor sends the state again with the next enter).
+    private func focus(entered: Bool) {
+        if !entered {
+            repeating = nil
+            if let state { xkb_state_update_mask(state, 0, 0, 0, 0, 0, 0) }
+        }
+        seat.deliver(.keyboardFocus(time: monotonicMilliseconds(), entered: entered))
+    }
+
     private func key(time: UInt32, key: UInt32, pressed: Bool) {
         guard let state, let keymap else { return }
         let code = key + 8   // evdev → xkb keycode
@@ -106,8 +116,9 @@ final class KeyboardDevice {
             guard let k = owner(data, as: KeyboardDevice.self) else { close(fd); return }
             k.keymap(format: format, fd: fd, size: size)
         },
-        enter: { _, _, _, _, _ in },   // keys already down at enter are not replayed as presses
-        leave: { data, _, _, _ in owner(data, as: KeyboardDevice.self)?.repeating = nil },
+        // Keys already down at enter are not replayed as presses.
+        enter: { data, _, _, _, _ in owner(data, as: KeyboardDevice.self)?.focus(entered: true) },
+        leave: { data, _, _, _ in owner(data, as: KeyboardDevice.self)?.focus(entered: false) },
         key: { data, _, _, time, key, state in
             owner(data, as: KeyboardDevice.self)?.key(time: time, key: key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
         },

@@ -114,7 +114,7 @@ final class LatencyProbe {
         case .touch: return "touch"
         case .touchCancel: return "cancel"
         case .pointer: return "pointer"
-        case .key: return "key"
+        case .key, .keyboardFocus: return "key"
         case .touchpad: return "touchpad"
         }
     }

@@ -131,8 +131,10 @@ final class PointerDevice {
         axis_value120: { data, _, axis, value120 in
             guard let p = owner(data, as: PointerDevice.self), p.onOurSurface else { return }
             // High-resolution wheels send fractions of a detent; a detent count of 0 would be a lie.
+            // The exact value goes along, so fractions add up in the page (AxisEvent.detents).
             let steps = value120 / 120
             if steps != 0 { p.assembler.axisDiscrete(orientation(axis), steps: steps) }
+            p.assembler.axisValue120(orientation(axis), value120: value120)
         }
     ))
 }

@@ -5,11 +5,13 @@ import Glibc
 
 /// `wp_presentation`: one feedback per commit says when that frame reached the screen (or that
 /// it never did), with the display's refresh period. The times drive `FramePacer` and the
-/// latency probe. Timestamps on a clock other than CLOCK_MONOTONIC are not comparable with our
-/// input times, so they are treated as unknown.
+/// latency probe. Timestamps on another clock (weston nested in a Wayland session uses
+/// CLOCK_MONOTONIC_RAW) are moved onto CLOCK_MONOTONIC by reading both clocks as the feedback
+/// arrives; a clock we cannot read makes the times unknown.
 final class Presentation {
     let proxy: OpaquePointer
-    private(set) var monotonic = true
+    /// The compositor's presentation clock (`wp_presentation.clock_id`).
+    private(set) var clock = UInt32(CLOCK_MONOTONIC)
     private var inFlight: [UInt64: FeedbackRequest] = [:]
     private var nextSequence: UInt64 = 1
     /// Commit `sequence` was shown at `time` (monotonic ms); `refresh` is the period in ms, or
@@ -41,11 +43,21 @@ final class Presentation {
     fileprivate func finished(_ r: FeedbackRequest, presentedAt time: Double?, refresh: Double?) {
         wp_presentation_feedback_destroy(r.proxy)
         inFlight.removeValue(forKey: r.sequence)
-        if let time, monotonic {
-            onPresented?(r.sequence, time, refresh)
+        if let time, let t = onOurClock(time) {
+            onPresented?(r.sequence, t, refresh)
         } else {
             onDiscarded?(r.sequence)
         }
+    }
+
+    /// `time` (ms on the compositor's clock) on CLOCK_MONOTONIC, or nil.
+    private func onOurClock(_ time: Double) -> Double? {
+        guard clock != UInt32(CLOCK_MONOTONIC) else { return time }
+        guard clock < 64 else { return nil }   // not a clock id Linux has
+        var theirs = timespec(), ours = timespec()
+        guard clock_gettime(clockid_t(Int32(clock)), &theirs) == 0, clock_gettime(CLOCK_MONOTONIC, &ours) == 0 else { return nil }
+        let offset = (Double(ours.tv_sec) - Double(theirs.tv_sec)) * 1000 + Double(ours.tv_nsec - theirs.tv_nsec) / 1_000_000
+        return time + offset
     }
 
     func destroy() {
@@ -55,7 +67,7 @@ final class Presentation {
     }
 
     static let listener = ListenerTable(wp_presentation_listener(
-        clock_id: { data, _, clock in owner(data, as: Presentation.self)?.monotonic = clock == UInt32(CLOCK_MONOTONIC) }
+        clock_id: { data, _, clock in owner(data, as: Presentation.self)?.clock = clock }
     ))
 }
 

@@ -17,6 +17,8 @@ final class ShmBuffer {
     /// Set when the buffer is no longer wanted (resize) but the compositor still holds it.
     fileprivate var retired = false
     fileprivate weak var set: BufferSet?
+    /// The frame (`DamageHistory.frame`) whose picture this buffer holds; nil until drawn.
+    var drawnFrame: UInt64?
 
     init(shm: OpaquePointer, width: Int, height: Int) throws(WaylandError) {
         self.width = width
@@ -85,7 +87,8 @@ final class BufferSet {
             }
             buffers.removeAll()
         }
-        if let free = buffers.first(where: { !$0.busy }) { return free }
+        // Of the free buffers, the one with the newest picture has the least to redraw.
+        if let free = buffers.filter({ !$0.busy }).max(by: { ($0.drawnFrame ?? 0) < ($1.drawnFrame ?? 0) }) { return free }
         guard buffers.count < BufferSet.maximumCount else { return nil }
         let b = try ShmBuffer(shm: shm, width: width, height: height)
         b.set = self

@@ -9,11 +9,15 @@ public protocol WaylandApp: AnyObject {
     func resize(to geometry: WindowGeometry)
     /// True when something changed that the next frame should show.
     var needsFrame: Bool { get }
-    /// Draws the whole content area into `pixels` (XRGB8888 = cairo RGB24, `stride` bytes per
-    /// row, `geometry.width * scale` by `geometry.height * scale` pixels) and returns the
-    /// regions that changed since the previous frame, in those pixels (nil: everything).
+    /// What the next `draw` will change since the previous frame, in buffer pixels of a
+    /// `width` x `height` content area (nil: everything). Asked right before drawing.
+    func damage(width: Int, height: Int, geometry: WindowGeometry) -> [PixelRect]?
+    /// Draws the content area into `pixels` (XRGB8888 = cairo RGB24, `stride` bytes per row,
+    /// `geometry.width * scale` by `geometry.height * scale` pixels). Only `clip` must come out
+    /// right (nil: all of it): the rest of the buffer already shows the newest frame. Drawing
+    /// outside `clip` is allowed, as long as it draws the newest frame there too.
     func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
-              geometry: WindowGeometry) -> [PixelRect]?
+              geometry: WindowGeometry, clip: [PixelRect]?)
     /// The next time (monotonic ms) the app has something to do without input: a gesture
     /// timeout, an animation step. nil while idle, so the loop sleeps until input arrives.
     var nextDeadline: Double? { get }

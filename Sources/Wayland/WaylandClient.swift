@@ -51,6 +51,11 @@ public final class WaylandClient {
     private var wasSuspended = false
     /// `MERIDIAN_LATENCY_LOG`: input-to-commit times for `meridian-bench latency`; nil when off.
     private let latencyProbe = LatencyProbe.fromEnvironment()
+    /// `MERIDIAN_FRAME_PACING=callbacks` paces on frame callbacks even with presentation
+    /// feedback (to compare the two side by side).
+    private let pacedByPresentation = getenv("MERIDIAN_FRAME_PACING").map { String(cString: $0) } != "callbacks"
+    /// `MERIDIAN_FULL_REDRAW=1` draws every frame whole (to compare, or to rule damage out).
+    private let partialRedraws = getenv("MERIDIAN_FULL_REDRAW") == nil
     /// What was bound, for `--verbose` and the closing notes: interface → version.
     public private(set) var boundVersions: [String: UInt32] = [:]
 
@@ -289,6 +294,7 @@ public final class WaylandClient {
         let geometry = window.geometry
         if geometry != lastGeometry {
             lastGeometry = geometry
+            window.damageHistory.invalidate()
             app.resize(to: geometry)
         }
         // A new configure must be acked with a frame even if the compositor is holding
@@ -307,7 +313,7 @@ public final class WaylandClient {
             // feedback the pacer times the frame; without it, the callback does.
             let consumed = window.lastCommitSequence.map { !(presentation?.isPending($0) ?? true) } ?? false
             if window.frameCallbackPending && !consumed { return }
-            if let decision = pacer.decide(now: monotonicMilliseconds()) {
+            if pacedByPresentation, let decision = pacer.decide(now: monotonicMilliseconds()) {
                 switch decision {
                 case .wait(let until):
                     drawDeadline = until
@@ -330,8 +336,12 @@ public final class WaylandClient {
                               scale: geometry.scale, windowWidth: windowWidth, active: active)
             }
             let content = buffer.pixels + titleBarPixels * buffer.stride
-            let damage = app.draw(into: content, width: buffer.width, height: buffer.height - titleBarPixels,
-                                  stride: buffer.stride, geometry: geometry)
+            let contentHeight = buffer.height - titleBarPixels
+            // Buffer age: redraw what changed since this buffer last showed a frame.
+            let damage = app.damage(width: buffer.width, height: contentHeight, geometry: geometry)
+            let redraw = window.damageHistory.begin(damage: damage, bufferDrawnAt: buffer.drawnFrame).redraw
+            app.draw(into: content, width: buffer.width, height: contentHeight, stride: buffer.stride,
+                     geometry: geometry, clip: partialRedraws ? redraw : nil)
             guard titleBarPixels > 0 else { return damage }
             // The app speaks in content pixels; the buffer has the title bar above them.
             return damage.map { rects in

@@ -25,6 +25,8 @@ final class Window {
     private var fractionalScale: OpaquePointer?
     private var frameCallback: OpaquePointer?
     let buffers: BufferSet
+    /// What recent frames changed, for redrawing only that into a reused buffer.
+    var damageHistory = DamageHistory()
 
     // Latched by xdg_toplevel.configure, applied on xdg_surface.configure.
     private var pendingSize: (Int32, Int32) = (0, 0)
@@ -148,6 +150,7 @@ final class Window {
         }
         guard let buffer = try buffers.acquire(width: bufferWidth, height: bufferHeight) else { return false }
         let damage = draw(buffer, geometry, Int((Double(titleBarHeight) * s).rounded()))
+        buffer.drawnFrame = damageHistory.frame
         if let serial = unackedSerial {
             xdg_surface_ack_configure(xdgSurface, serial)
             unackedSerial = nil

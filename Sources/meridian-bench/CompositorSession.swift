@@ -13,7 +13,8 @@ struct BenchUnavailable: Error, CustomStringConvertible {
 /// `XDG_RUNTIME_DIR`, driven through its stdin/stdout command language.
 final class CompositorSession {
     let runtimeDirectory: String
-    let socket = "meridian-latency"
+    static let socketName = "meridian-latency"
+    let socket = CompositorSession.socketName
     let logPath: String
     private let process: Process
     private let commandFD: Int32
@@ -25,7 +26,8 @@ final class CompositorSession {
 
     /// Starts `binary` with a `width` x `height` kiosk output refreshing at `refreshHz` and
     /// waits for `ready`.
-    init(binary: String, width: Int, height: Int, refreshHz: Int = 60) throws(BenchUnavailable) {
+    /// `client` is a shell command the compositor starts once ready (a nested compositor).
+    init(binary: String, width: Int, height: Int, refreshHz: Int = 60, client: String? = nil) throws(BenchUnavailable) {
         signal(SIGPIPE, SIG_IGN)   // a compositor that dies must be an error here, not our death
         var template = Array("/tmp/meridian-latency-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw BenchUnavailable("mkdtemp failed: \(String(cString: strerror(errno)))") }
@@ -36,6 +38,7 @@ final class CompositorSession {
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["-W", "\(width)", "-H", "\(height)", "-R", "\(refreshHz)", "-k", "-S", socket, "-f", "-"]
+            + (client.map { ["-s", $0] } ?? [])
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         process.environment = env

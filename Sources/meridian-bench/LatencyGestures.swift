@@ -104,12 +104,14 @@ enum LatencyGestures {
 
     /// The test compositor's commands for one touch frame (docs/TEST-COMPOSITOR.md), then the
     /// pause until the next.
-    static func commands(_ frame: [TouchChange]) -> [String] {
+    /// `offset`: where the client's window origin sits on the test compositor's output (a
+    /// nested compositor's frame).
+    static func commands(_ frame: [TouchChange], offset: (x: Int, y: Int) = (0, 0)) -> [String] {
         var out: [String] = []
         for change in frame {
             switch change {
-            case .down(let id, let p): out.append("down \(id) \(Int(p.x)) \(Int(p.y))")
-            case .moved(let id, let p): out.append("motion \(id) \(Int(p.x)) \(Int(p.y))")
+            case .down(let id, let p): out.append("down \(id) \(Int(p.x) + offset.x) \(Int(p.y) + offset.y)")
+            case .moved(let id, let p): out.append("motion \(id) \(Int(p.x) + offset.x) \(Int(p.y) + offset.y)")
             case .up(let id, _): out.append("up \(id)")
             }
         }

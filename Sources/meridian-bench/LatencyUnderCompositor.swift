@@ -12,11 +12,42 @@ import Glibc
 enum LatencyUnderCompositor {
     static func run(mapFrame: (x: Double, y: Double, width: Double, height: Double)) {
         for hz in refreshRates {
-            do {
-                try measure(mapFrame: mapFrame, refreshHz: hz)
-            } catch {
-                Bench.progress("latency compositor \(hz) Hz: not run: \(error)")
+            for pacing in pacings {
+                do {
+                    try measure(mapFrame: mapFrame, refreshHz: hz, pacing: pacing, weston: false)
+                } catch {
+                    Bench.progress("latency compositor \(hz) Hz, \(pacing) pacing: not run: \(error)")
+                }
             }
+        }
+        guard ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_WESTON"] != "0" else { return }
+        for pacing in pacings {
+            do {
+                try measure(mapFrame: mapFrame, refreshHz: 60, pacing: pacing, weston: true)
+            } catch {
+                Bench.progress("latency weston, \(pacing) pacing: not run: \(error)")
+            }
+        }
+    }
+
+    /// Stock weston 10 (kiosk shell, pixman) nested in the test compositor with its Wayland
+    /// backend: headless weston has no seat, and this is the one way to give it touch. Its output
+    /// window's frame puts the nested output's origin this far into the test compositor's output
+    /// (measured: a touch at 960,1000 reaches meridian at 954,973).
+    static let westonOffset = (x: 6, y: 27)
+    static func westonCommand(socket: String) -> String {
+        "weston --backend=wayland-backend.so --use-pixman --width=\(LatencyBench.width) --height=\(LatencyBench.height) "
+            + "--shell=kiosk-shell.so --socket=\(socket)"
+    }
+
+    /// How the client paces frames: `presentation` (FramePacer, the default) or `callbacks`
+    /// (frame callbacks only, as before presentation feedback). `MERIDIAN_LATENCY_PACING=both`
+    /// runs each, one after the other, for a side-by-side comparison.
+    static var pacings: [String] {
+        switch ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_PACING"] {
+        case "both": return ["presentation", "callbacks"]
+        case "callbacks": return ["callbacks"]
+        default: return ["presentation"]
         }
     }
 
@@ -27,8 +58,12 @@ enum LatencyUnderCompositor {
         return rates.isEmpty ? [60, 120] : rates
     }
 
-    /// Each gesture pair (there and back) is played this many times: about 240 frames a metric.
-    static let rounds = 2
+    /// Each gesture pair (there and back) is played this many times: the first round over cold
+    /// tiles, the rest warm. `MERIDIAN_LATENCY_ROUNDS` overrides (1…10; the CI smoke run uses 2).
+    static var rounds: Int {
+        let v = ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_ROUNDS"].flatMap { Int($0) } ?? 3
+        return min(max(v, 1), 10)
+    }
 
     /// One gesture's injection: which metric, and the monotonic ms between which its frames arrived.
     struct Window {
@@ -49,14 +84,20 @@ enum LatencyUnderCompositor {
     /// kiosk's real fullscreen output.
     static let arguments = ["--size", LatencyBench.size]
 
-    static func measure(mapFrame: (x: Double, y: Double, width: Double, height: Double), refreshHz: Int) throws(BenchUnavailable) {
+    static func measure(mapFrame: (x: Double, y: Double, width: Double, height: Double), refreshHz: Int,
+                        pacing: String, weston: Bool) throws(BenchUnavailable) {
+        let mode = weston ? "weston" : "compositor"
+        let westonSocket = "meridian-weston-\(getpid())"
+        if weston && access("/usr/bin/weston", X_OK) != 0 { throw BenchUnavailable("weston is not installed (/usr/bin/weston)") }
         let root = packageRoot()
         let meridian = try meridianBinary(root: root)
         let compositorBinary = try testCompositor(root: root)
-        Bench.progress("latency compositor: \(compositorBinary) -W \(LatencyBench.width) -H \(LatencyBench.height) -R \(refreshHz) -k, "
-            + "client \(meridian) \(arguments.joined(separator: " "))")
+        Bench.progress("latency \(mode): \(compositorBinary) -W \(LatencyBench.width) -H \(LatencyBench.height) -R \(refreshHz) -k, "
+            + (weston ? "in it \(westonCommand(socket: westonSocket)), " : "")
+            + "client \(meridian) \(arguments.joined(separator: " ")), \(pacing) pacing")
         let session = try CompositorSession(binary: compositorBinary, width: LatencyBench.width, height: LatencyBench.height,
-                                            refreshHz: refreshHz)
+                                            refreshHz: refreshHz,
+                                            client: weston ? "WAYLAND_DISPLAY=\(CompositorSession.socketName) " + westonCommand(socket: westonSocket) : nil)
         defer { session.stop() }
         let logPath = session.runtimeDirectory + "/latency.log"
         let clientLog = session.runtimeDirectory + "/meridian.log"
@@ -67,6 +108,12 @@ enum LatencyUnderCompositor {
         client.arguments = arguments
         var env = session.clientEnvironment()
         env["MERIDIAN_LATENCY_LOG"] = logPath
+        env["MERIDIAN_FRAME_PACING"] = pacing
+        if weston {
+            env["WAYLAND_DISPLAY"] = westonSocket
+            // Weston's own window first: meridian connects to the socket weston makes.
+            if let e = try session.send(["wait-map 10000"], timeout: 15).first { throw BenchUnavailable("weston did not map: \(e)") }
+        }
         if access(root + "/data/world.mbtiles", R_OK) == 0 { env["MERIDIAN_DATA_DIR"] = root + "/data" }
         client.environment = env
         let out = FileHandle(forWritingAtPath: clientLog)
@@ -79,7 +126,9 @@ enum LatencyUnderCompositor {
         }
         defer { if client.isRunning { kill(client.processIdentifier, SIGKILL) } }
 
-        if let e = try session.send(["wait-map 10000"], timeout: 15).first { throw BenchUnavailable("meridian did not map: \(e)") }
+        if !weston, let e = try session.send(["wait-map 10000"], timeout: 15).first {
+            throw BenchUnavailable("meridian did not map: \(e)")
+        }
         let settleStart = Bench.now()
         // Settled: every visible tile drawn, nothing animating, no commit for half a second.
         _ = try session.send(["wait-idle 500 30000"], timeout: 35)
@@ -100,7 +149,8 @@ enum LatencyUnderCompositor {
         for (g, tiles) in gestures {
             let before = try session.commits()
             let start = Double(Bench.now()) / 1e6
-            let errors = try session.send(g.frames.flatMap(LatencyGestures.commands), timeout: 30)
+            let offset = weston ? westonOffset : (x: 0, y: 0)
+            let errors = try session.send(g.frames.flatMap { LatencyGestures.commands($0, offset: offset) }, timeout: 30)
             let end = Double(Bench.now()) / 1e6
             windows.append(Window(kind: g.kind, tiles: tiles, start: start, end: end, commits: try session.commits() - before))
             Bench.progress("latency compositor \(refreshHz) Hz: \(g.kind) (\(tiles)) \(windows.count): \(g.frames.count) touch frames injected, "
@@ -118,20 +168,21 @@ enum LatencyUnderCompositor {
             throw BenchUnavailable("meridian wrote no latency log (\(logPath)); its output: "
                 + ((try? String(contentsOfFile: clientLog, encoding: .utf8)) ?? ""))
         }
-        report(LatencyLog.parse(text), windows: windows, binary: meridian, refreshHz: refreshHz)
+        report(LatencyLog.parse(text), windows: windows, binary: meridian, mode: mode, refreshHz: refreshHz, pacing: pacing)
     }
 
     /// Pans and pinches first in each round (the ground they uncover is what makes tiles cold).
     static func kindOrder(_ kind: String) -> Int { ["pan": 0, "pinch": 1, "scroll": 2, "fling": 3][kind] ?? 4 }
 
-    static func report(_ entries: [LatencyLog.Entry], windows: [Window], binary: String, refreshHz: Int) {
+    static func report(_ entries: [LatencyLog.Entry], windows: [Window], binary: String, mode: String, refreshHz: Int,
+                       pacing: String) {
         if entries.isEmpty {
             Bench.progress("latency compositor: the latency log is empty — is \(binary) older than the probe? "
                 + "(swift build -c release --product meridian)")
         }
         let period = 1000 / Double(refreshHz)
-        let base: [(String, Any)] = [("suite", "latency"), ("size", LatencyBench.size), ("mode", "compositor"),
-                                            ("refresh_hz", refreshHz)]
+        let base: [(String, Any)] = [("suite", "latency"), ("size", LatencyBench.size), ("mode", mode),
+                                            ("refresh_hz", refreshHz), ("pacing", pacing)]
         func stats(_ v: [Double]) -> [(String, Any)] {
             [("median", Bench.quantile(v, 0.5)), ("p90", Bench.quantile(v, 0.9)), ("p99", Bench.quantile(v, 0.99)), ("runs", v.count)]
         }
@@ -170,7 +221,7 @@ enum LatencyUnderCompositor {
                 }
                 let frames = Set(mine.map(\.commit)).count
                 let allCommits = gestureWindows.reduce(0) { $0 + $1.commits }
-                Bench.progress("latency compositor \(refreshHz) Hz: \(kind) (\(tiles)): \(mine.count) touch frames shown by \(frames) commits, "
+                Bench.progress("latency \(mode) \(refreshHz) Hz, \(pacing): \(kind) (\(tiles)): \(mine.count) touch frames shown by \(frames) commits, "
                     + "\(allCommits) commits in all while injecting, \(mine.count - presented.count) with no presentation time; "
                     + "input→present median \(Bench.format(Bench.quantile(presented, 0.5))) ms, p99 \(Bench.format(Bench.quantile(presented, 0.99))) ms, "
                     + "missed \(missed) of \(observed) refreshes")

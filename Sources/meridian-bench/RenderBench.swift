@@ -77,21 +77,29 @@ enum RenderBench {
         Bench.progress("render: data \(paths.joined(separator: " + ")); \(views.count) views; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let withPeer = env["MERIDIAN_RENDER_PEER"] != "0" && MapnikPeer.ensureInstalled()
         let withWarm = env["MERIDIAN_RENDER_WARM"] != "0"
+        // MERIDIAN_RENDER_MAPLIBRE=0 skips the MapLibre Native peer.
+        let maplibre = env["MERIDIAN_RENDER_MAPLIBRE"] != "0" ? MapLibrePeer.python() : nil
+        let styleFiles = ["data/styles/world.json", "data/styles/openmaptiles.json"]
 
         for size in sizes {
             let label = "\(size.width)x\(size.height)"
             // Mapnik draws this size's views right before Meridian does, so both see the same
             // machine load (other processes on a shared machine shift both by the same amount).
+            let viewList = views.map { [$0.name, $0.latitude, $0.longitude, MapRenderer.crispZoom($0.zoom, scale: 1)] as [Any] }
             let peer = withPeer ? MapnikPeer.measure(sources: paths, sizes: [[size.width, size.height]],
                                                      views: views.map { [$0.name, $0.latitude, $0.longitude, $0.zoom] as [Any] }) : [:]
-            let renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1, byteBudget: 64 << 20),
+            let mlPeer = maplibre.map { MapLibrePeer.measure(python: $0, layers: zip(styleFiles, paths).map { [$0, $1] },
+                                                              sizes: [[size.width, size.height]], views: viewList) } ?? [:]
+            let rasterizer = TileRasterizer(sources: sources)
+            let renderer = MapRenderer(cache: TileCache(rasterizer: rasterizer, scale: 1, byteBudget: 64 << 20),
                                        attributions: attributions)
+            let style = rasterizer.style.name
             guard let target = RasterImage(width: size.width, height: size.height), let cr = cairo_create(target.surface) else {
                 Bench.progress("render: cannot allocate a \(label) frame")
                 return
             }
             defer { cairo_destroy(cr) }
-            var cold: [Double] = [], warm: [Double] = [], peerTimes: [Double] = []
+            var cold: [Double] = [], warm: [Double] = [], peerTimes: [Double] = [], mlTimes: [Double] = []
             for view in views {
                 // A settled map sits at a crisp zoom (MapRenderer.crispZoom: within 0.3 % of the
                 // view's zoom), as the UI leaves it when a pinch ends.
@@ -110,20 +118,28 @@ enum RenderBench {
                 cold.append(runs.min() ?? .nan)
                 if withWarm { warm.append(panFrames(renderer, camera, cr)) }
                 if let p = peer[label]?[view.name] { peerTimes.append(p) }
-                Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  mapnik %@", label, view.name,
-                                      cold.last ?? 0, warm.last ?? 0, peer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-"))
+                if let p = mlPeer[label]?[view.name] { mlTimes.append(p) }
+                Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  mapnik %@  maplibre %@", label, view.name,
+                                      cold.last ?? 0, warm.last ?? 0, peer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-",
+                                      mlPeer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-"))
             }
             if withWarm {
-                Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label),
+                Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label), ("style", style),
                             ("median", Bench.quantile(warm, 0.5)), ("p90", Bench.quantile(warm, 0.9)), ("runs", warm.count)])
             }
-            var coldFields: [(String, Any)] = [("suite", "render"), ("metric", "cold_frame_ms"), ("size", label),
+            var coldFields: [(String, Any)] = [("suite", "render"), ("metric", "cold_frame_ms"), ("size", label), ("style", style),
                                                ("median", Bench.quantile(cold, 0.5)), ("p90", Bench.quantile(cold, 0.9)), ("runs", cold.count)]
             if peerTimes.count == views.count {
                 let peerMedian = Bench.quantile(peerTimes, 0.5)
                 coldFields += [("peer", "mapnik-agg"), ("peer_median", peerMedian), ("ratio", peerMedian / Bench.quantile(cold, 0.5))]
             }
             Bench.emit(coldFields)
+            if mlTimes.count == views.count {
+                let mlMedian = Bench.quantile(mlTimes, 0.5)
+                Bench.emit([("suite", "render"), ("metric", "cold_frame_ms"), ("size", label), ("style", style),
+                            ("median", Bench.quantile(cold, 0.5)), ("p90", Bench.quantile(cold, 0.9)), ("runs", cold.count),
+                            ("peer", "maplibre-native-llvmpipe"), ("peer_median", mlMedian), ("ratio", mlMedian / Bench.quantile(cold, 0.5))])
+            }
             renderer.cache.shutDown()
         }
         var usage = rusage()

@@ -49,6 +49,8 @@ final class WindowFitTests: XCTestCase {
     /// when the compositor first reports the output the window is on.)
     func testLeavingAndEnteringOutputsOfTheSameScaleCommitsNothing() throws {
         _ = try run(width: 720, height: 1100) { c in
+            // Every tile drawn first (on a busy machine the last ones land late).
+            try c.waitIdle(quiet: 1.5, timeout: 20)
             let before = try c.commits()
             try c.send("output-remove")
             try c.send("output-add")   // wl_surface.enter of the new output, scale still 1

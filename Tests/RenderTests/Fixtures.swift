@@ -30,7 +30,7 @@ enum Fixture {
 
 /// A source that returns the same tile for every address, or per-address tiles, and records
 /// what it was asked for. Optionally holds every call at a gate until the test opens it.
-final class FixtureSource: VectorTileSource, Sendable {
+final class FixtureSource: VectorTileSource, DescribesLayers, Sendable {
     let name = "fixture"
     let minZoom: Int
     let maxZoom: Int
@@ -59,6 +59,15 @@ final class FixtureSource: VectorTileSource, Sendable {
         if gatedZoom == nil || gatedZoom == id.z { gate?.wait() }
         if failing { throw Damaged() }
         return tiles[id] ?? fallback
+    }
+
+    /// The layers of its tiles, read without the gate or the request log.
+    var layerNames: [String] {
+        var names: [String] = []
+        for t in [fallback].compactMap({ $0 }) + tiles.values.sorted(by: { "\($0.layers.map(\.name))" < "\($1.layers.map(\.name))" }) {
+            for l in t.layers where !names.contains(l.name) { names.append(l.name) }
+        }
+        return names
     }
 
     /// Lets `count` held calls through.

@@ -33,15 +33,15 @@ final class MapRendererTests: XCTestCase {
         let (first, report) = try frame(renderer, camera, moving: true)
         XCTAssertEqual(report.exactTiles, 0)
         XCTAssertEqual(report.visibleTiles, 4)
-        XCTAssertEqual(first.rgb(x: 448, y: 256), MapStyle.land.hex, "the parent's land, not blank background")
-        XCTAssertEqual(first.rgb(x: 64, y: 256), MapStyle.water.hex)
+        XCTAssertEqual(first.rgb(x: 448, y: 256), Palette.land, "the parent's land, not blank background")
+        XCTAssertEqual(first.rgb(x: 64, y: 256), Palette.water)
 
         source.open(4)
         XCTAssertTrue(eventually { renderer.tiles(for: camera).allSatisfy(renderer.cache.contains) })
         let (second, done) = try frame(renderer, camera, moving: false)
         XCTAssertTrue(done.isComplete)
-        XCTAssertEqual(second.rgb(x: 64, y: 256), MapStyle.land.hex)
-        XCTAssertEqual(second.rgb(x: 448, y: 256), MapStyle.water.hex)
+        XCTAssertEqual(second.rgb(x: 64, y: 256), Palette.land)
+        XCTAssertEqual(second.rgb(x: 448, y: 256), Palette.water)
     }
 
     func testAfterZoomingOutTheCachedChildrenStandInForTheMissingTiles() throws {
@@ -50,8 +50,8 @@ final class MapRendererTests: XCTestCase {
         renderer.cache.renderNow((6...9).flatMap { x in (6...9).map { TileID(z: 4, x: x, y: $0) } })
         let (image, _) = try frame(renderer, camera, moving: true)
         // z4 tile 9 puts land at view x 384..448, where the z3 tile (and the background) is sea.
-        XCTAssertEqual(image.rgb(x: 420, y: 256), MapStyle.land.hex)
-        XCTAssertEqual(image.rgb(x: 470, y: 256), MapStyle.water.hex)
+        XCTAssertEqual(image.rgb(x: 420, y: 256), Palette.land)
+        XCTAssertEqual(image.rgb(x: 470, y: 256), Palette.water)
         source.open(4)
     }
 
@@ -60,7 +60,7 @@ final class MapRendererTests: XCTestCase {
         let renderer = plainRenderer(source)
         let (image, report) = try frame(renderer, camera, moving: true)
         XCTAssertEqual(report.exactTiles, 0)
-        XCTAssertEqual(image.rgb(x: 64, y: 256), MapStyle.background.hex)
+        XCTAssertEqual(image.rgb(x: 64, y: 256), Palette.background)
         XCTAssertTrue(eventually { source.requested.count >= 2 }, "both workers started on the visible tiles")
         source.open(4)
     }
@@ -72,7 +72,7 @@ final class MapRendererTests: XCTestCase {
         renderer.cache.renderNow(renderer.tiles(for: zoomed))
         let colours = { (image: RasterImage) in Set((0..<512).compactMap { image.rgb(x: $0, y: 256) }) }
         let moving = colours(try frame(renderer, zoomed, moving: true).0)
-        XCTAssertEqual(moving, [MapStyle.land.hex, MapStyle.water.hex])
+        XCTAssertEqual(moving, [Palette.land, Palette.water])
         let settled = colours(try frame(renderer, zoomed, moving: false).0)
         XCTAssertGreaterThan(settled.count, 2, "bilinear filtering blends the land/sea edge")
     }
@@ -119,7 +119,7 @@ final class MapRendererTests: XCTestCase {
         let standIn = try frame(renderer, zoomed, moving: true).0
         let exact = try frame(renderer, zoomed, moving: false, sync: true).0
         // Same map, same place: the stand-in's land/sea edges are where the exact frame has them.
-        let row = { (image: RasterImage) in (0..<512).map { image.rgb(x: $0, y: 256) == MapStyle.land.hex } }
+        let row = { (image: RasterImage) in (0..<512).map { image.rgb(x: $0, y: 256) == Palette.land } }
         let differing = zip(row(standIn), row(exact)).filter { $0 != $1 }.count
         XCTAssertLessThanOrEqual(differing, 4)
     }

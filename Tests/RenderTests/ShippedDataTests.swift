@@ -29,11 +29,11 @@ final class ShippedDataTests: XCTestCase {
 
     func testTheAtlanticIsWaterAndCentralGermanyIsLand() throws {
         let world = try source("world.mbtiles")
-        XCTAssertEqual(try centreColour(Coordinate(latitude: 45, longitude: -30), zoom: 4, sources: [world]), MapStyle.water.hex)
-        XCTAssertEqual(try centreColour(Coordinate(latitude: 51, longitude: 10.5), zoom: 6, sources: [world]), MapStyle.land.hex)
+        XCTAssertEqual(try centreColour(Coordinate(latitude: 45, longitude: -30), zoom: 4, sources: [world]), Palette.water)
+        XCTAssertEqual(try centreColour(Coordinate(latitude: 51, longitude: 10.5), zoom: 6, sources: [world]), Palette.land)
         // Deeper than the file's z6: the overzoomed ancestor still puts land and sea right.
-        XCTAssertEqual(try centreColour(Coordinate(latitude: 51, longitude: 10.5), zoom: 12, sources: [world]), MapStyle.land.hex)
-        XCTAssertEqual(try centreColour(Coordinate(latitude: 45, longitude: -30), zoom: 12, sources: [world]), MapStyle.water.hex)
+        XCTAssertEqual(try centreColour(Coordinate(latitude: 51, longitude: 10.5), zoom: 12, sources: [world]), Palette.land)
+        XCTAssertEqual(try centreColour(Coordinate(latitude: 45, longitude: -30), zoom: 12, sources: [world]), Palette.water)
     }
 
     func testTheHelsinkiFileCarriesTheOpenStreetMapCreditOnlyOverHelsinki() throws {

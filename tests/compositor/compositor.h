@@ -38,6 +38,7 @@ struct view {
 	struct wlr_xdg_surface *xdg;
 	struct wlr_scene_node *node;
 	bool mapped;
+	int64_t commit_ns; /* CLOCK_MONOTONIC of its latest commit, for presentation feedback */
 	struct wl_listener map, unmap, destroy, commit;
 };
 
@@ -124,6 +125,7 @@ struct server {
 
 /* Time. */
 uint64_t now_ms(void);
+int64_t now_ns(void);
 
 /* Output: meridian-test-compositor.c / output.c */
 void output_setup(struct server *s);

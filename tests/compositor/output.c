@@ -30,9 +30,12 @@ static void handle_output_frame(struct wl_listener *listener, void *data) {
  * on screen from this vblank on. Feedback for a commit replaced before any vblank was already
  * discarded by wlroots when the newer commit came. */
 static void present_views(struct server *s, const struct timespec *when) {
+	int64_t at = (int64_t)when->tv_sec * 1000000000LL + when->tv_nsec;
 	struct view *view;
 	wl_list_for_each(view, &s->views, link) {
-		if (!view->mapped) {
+		/* A commit that came after the vblank instant (this loop ran late) would have missed
+		 * a real display's latch: it is reported at the next vblank, though drawn now. */
+		if (!view->mapped || view->commit_ns > at) {
 			continue;
 		}
 		struct wlr_presentation_feedback *feedback =

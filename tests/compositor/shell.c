@@ -57,6 +57,7 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	struct server *s = view->server;
 	s->commits++;
 	s->last_commit_ms = now_ms();
+	view->commit_ns = now_ns();
 	/* With pixman the client buffer's texture keeps the wl_buffer locked; holding the client
 	 * buffer past its replacement therefore withholds wl_buffer.release. */
 	struct wlr_surface *surface = view->xdg->surface;

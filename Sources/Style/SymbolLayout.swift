@@ -1,0 +1,218 @@
+import Tiles
+
+/// A symbol layer's properties at one zoom, and how they turn a feature into a `SymbolFeature`.
+public struct SymbolLayout: Sendable {
+    let layerID: String
+    let index: Int
+    let field: Prop<String>
+    let transform: String
+    let font: Prop<[String]>
+    let size: Prop<Double>
+    let color: Prop<StyleColor>
+    let haloColor: Prop<StyleColor>
+    let haloWidth: Prop<Double>
+    let haloBlur: Prop<Double>
+    let letterSpacing: Prop<Double>
+    let maxWidth: Prop<Double>
+    let lineHeight: Prop<Double>
+    let anchor: Prop<String>
+    let justify: Prop<String>
+    let offset: Prop<[Double]>
+    let rotate: Prop<Double>
+    let padding: Prop<Double>
+    let allowOverlap: Bool
+    let ignorePlacement: Bool
+    let optional: Bool
+    let maxAngle: Double
+    let keepUpright: Bool
+    public let placement: SymbolPlacement
+    let spacing: Double
+    let sortKey: Prop<Double>?
+
+    init(layer l: StyleLayer, index: Int, zoom z: Double) {
+        layerID = l.id
+        self.index = index
+        func e(_ n: String) -> Expr? { l.layout[n] ?? l.paint[n] }
+        field = Prop(e("text-field"), zoom: z, default: "", toString)
+        transform = Prop(e("text-transform"), zoom: z, default: "none", toString).constant ?? "none"
+        font = Prop(e("text-font"), zoom: z, default: ["Open Sans Regular", "Arial Unicode MS Regular"], toStrings)
+        size = Prop(e("text-size"), zoom: z, default: 16, toNumber)
+        color = ZoomStyle.withOpacity(Prop(e("text-color"), zoom: z, default: .black, toColor),
+                                      Prop(e("text-opacity"), zoom: z, default: 1, toNumber))
+        haloColor = Prop(e("text-halo-color"), zoom: z, default: .transparent, toColor)
+        haloWidth = Prop(e("text-halo-width"), zoom: z, default: 0, toNumber)
+        haloBlur = Prop(e("text-halo-blur"), zoom: z, default: 0, toNumber)
+        letterSpacing = Prop(e("text-letter-spacing"), zoom: z, default: 0, toNumber)
+        maxWidth = Prop(e("text-max-width"), zoom: z, default: 10, toNumber)
+        lineHeight = Prop(e("text-line-height"), zoom: z, default: 1.2, toNumber)
+        anchor = Prop(e("text-anchor"), zoom: z, default: "center", toString)
+        justify = Prop(e("text-justify"), zoom: z, default: "center", toString)
+        offset = Prop(e("text-offset"), zoom: z, default: [0, 0], toNumbers)
+        rotate = Prop(e("text-rotate"), zoom: z, default: 0, toNumber)
+        padding = Prop(e("text-padding"), zoom: z, default: 2, toNumber)
+        func flag(_ n: String, _ d: Bool) -> Bool { Prop(e(n), zoom: z, default: d, toBool).constant ?? d }
+        allowOverlap = flag("text-allow-overlap", false)
+        ignorePlacement = flag("text-ignore-placement", false)
+        optional = flag("text-optional", false)
+        keepUpright = flag("text-keep-upright", true)
+        maxAngle = Prop(e("text-max-angle"), zoom: z, default: 45, toNumber).constant ?? 45
+        placement = SymbolPlacement(rawValue: Prop(e("symbol-placement"), zoom: z, default: "point", toString).constant ?? "point") ?? .point
+        spacing = Prop(e("symbol-spacing"), zoom: z, default: 250, toNumber).constant ?? 250
+        sortKey = e("symbol-sort-key").map { Prop($0, zoom: z, default: 0, toNumber) }
+    }
+
+    /// `f`'s symbols (one per point, line part, or polygon), nil text skipped.
+    public func symbols(_ f: VectorFeature, featureIndex: Int, extent: UInt32, into out: inout [SymbolFeature]) {
+        var text = field.value(f)
+        switch transform {
+        case "uppercase": text = text.uppercased()
+        case "lowercase": text = text.lowercased()
+        default: break
+        }
+        guard !text.isEmpty else { return }
+        var style = TextStyle()
+        let fonts = font.value(f)
+        style.fontFamilies = []
+        for name in fonts {
+            let mapped = Self.fontconfig(name)
+            if !style.fontFamilies.contains(mapped.family) { style.fontFamilies.append(mapped.family) }
+            if name == fonts.first {
+                style.bold = mapped.bold
+                style.italic = mapped.italic
+            }
+        }
+        if style.fontFamilies.isEmpty { style.fontFamilies = ["DejaVu Sans"] }
+        style.size = size.value(f)
+        style.color = color.value(f)
+        style.haloColor = haloColor.value(f)
+        style.haloWidth = haloWidth.value(f)
+        style.haloBlur = haloBlur.value(f)
+        style.letterSpacing = letterSpacing.value(f)
+        style.maxWidth = maxWidth.value(f)
+        style.lineHeight = lineHeight.value(f)
+        style.anchor = TextAnchor(rawValue: anchor.value(f)) ?? .center
+        style.justify = TextJustify(rawValue: justify.value(f)) ?? .center
+        let o = offset.value(f)
+        style.offset = (o.count > 0 ? o[0] : 0, o.count > 1 ? o[1] : 0)
+        style.rotate = rotate.value(f)
+        style.padding = padding.value(f)
+        style.allowOverlap = allowOverlap
+        style.ignorePlacement = ignorePlacement
+        style.optional = optional
+        style.maxAngle = maxAngle
+        style.keepUpright = keepUpright
+        let key = sortKey?.value(f)
+        func emit(_ g: SymbolGeometry) {
+            out.append(SymbolFeature(layerID: layerID, layerIndex: index, text: text, textStyle: style, placement: placement,
+                                     spacing: spacing, sortKey: key, featureIndex: featureIndex, featureID: f.id,
+                                     geometry: g, extent: extent))
+        }
+        switch (f.type, placement) {
+        case (.point, _):
+            for part in f.parts { for p in part { emit(.point(p)) } }
+        case (.lineString, .point):
+            for part in f.parts where !part.isEmpty { emit(.point(part[part.count / 2])) }
+        case (.lineString, _):
+            for part in f.parts where part.count >= 2 { emit(.line(part)) }
+        case (.polygon, .point):
+            if let p = Self.representativePoint(f.parts) { emit(.point(p)) }
+        case (.polygon, _):
+            for ring in f.parts where ring.count >= 2 { emit(.line(ring)) }
+        case (.unknown, _):
+            break
+        }
+    }
+
+    /// A point inside the largest ring of a polygon: its centroid when that lies inside,
+    /// else the middle of the widest span across the ring at the centroid's height.
+    static func representativePoint(_ rings: [[TilePoint]]) -> TilePoint? {
+        var best: (area: Double, ring: [TilePoint])?
+        for r in rings where r.count >= 3 {
+            let a = abs(signedArea(r))
+            if best == nil || a > best!.area { best = (a, r) }
+        }
+        guard let (area, ring) = best, area > 0 else { return rings.first?.first }
+        var cx = 0.0, cy = 0.0
+        var a2 = 0.0
+        for k in 0..<ring.count {
+            let p = ring[k], q = ring[(k + 1) % ring.count]
+            let cross = Double(p.x) * Double(q.y) - Double(q.x) * Double(p.y)
+            a2 += cross
+            cx += (Double(p.x) + Double(q.x)) * cross
+            cy += (Double(p.y) + Double(q.y)) * cross
+        }
+        guard a2 != 0 else { return ring[0] }
+        cx /= 3 * a2
+        cy /= 3 * a2
+        // Crossings of the horizontal line at cy.
+        var xs: [Double] = []
+        for k in 0..<ring.count {
+            let p = ring[k], q = ring[(k + 1) % ring.count]
+            let y0 = Double(p.y), y1 = Double(q.y)
+            if (y0 <= cy) != (y1 <= cy) {
+                xs.append(Double(p.x) + (cy - y0) / (y1 - y0) * (Double(q.x) - Double(p.x)))
+            }
+        }
+        xs.sort()
+        var inside = false
+        var widest: (Double, Double)?
+        var k = 0
+        while k + 1 < xs.count {
+            if xs[k] <= cx && cx <= xs[k + 1] { inside = true }
+            if widest == nil || xs[k + 1] - xs[k] > widest!.1 - widest!.0 { widest = (xs[k], xs[k + 1]) }
+            k += 2
+        }
+        if !inside, let w = widest { cx = (w.0 + w.1) / 2 }
+        return TilePoint(x: Int32(clamping: Int(cx.rounded())), y: Int32(clamping: Int(cy.rounded())))
+    }
+
+    static func signedArea(_ r: [TilePoint]) -> Double {
+        var s = 0.0
+        for k in 0..<r.count {
+            let p = r[k], q = r[(k + 1) % r.count]
+            s += Double(p.x) * Double(q.y) - Double(q.x) * Double(p.y)
+        }
+        return s / 2
+    }
+
+    /// A glyph-PBF font stack name ("Noto Sans Bold Italic") as a fontconfig family and weight.
+    public static func fontconfig(_ name: String) -> (family: String, bold: Bool, italic: Bool) {
+        let styleWords: Set<String> = ["regular", "bold", "italic", "oblique", "medium", "semibold", "light", "black",
+                                       "heavy", "extrabold", "thin", "book", "condensed", "extralight", "ultralight", "demibold"]
+        var words = name.split(separator: " ").map(String.init)
+        var bold = false, italic = false
+        while let last = words.last, styleWords.contains(last.lowercased()) {
+            switch last.lowercased() {
+            case "bold", "semibold", "black", "heavy", "extrabold", "demibold": bold = true
+            case "italic", "oblique": italic = true
+            default: break
+            }
+            words.removeLast()
+        }
+        let family = words.joined(separator: " ")
+        // "Arial Unicode MS" and friends are not on a Linux tablet; fontconfig substitutes.
+        return (family.isEmpty ? "DejaVu Sans" : family, bold, italic)
+    }
+}
+
+extension Style: SymbolSource {
+    /// Symbols of every symbol layer whose `source-layer` the tile has (any source).
+    public func symbols(in tile: VectorTile, zoom: Double) -> [SymbolFeature] {
+        at(zoom: zoom).symbols(in: tile, source: nil)
+    }
+}
+
+extension ZoomStyle {
+    /// The symbols of `tile` (from `source`, or any source when nil), in layer order.
+    public func symbols(in tile: VectorTile, source: String?) -> [SymbolFeature] {
+        var out: [SymbolFeature] = []
+        for l in layers {
+            guard case .symbol(let s) = l.kind, source == nil || l.source == source,
+                  let name = l.sourceLayer, let layer = tile.layer(named: name) else { continue }
+            for (k, f) in layer.features.enumerated() where l.matches(f) {
+                s.symbols(f, featureIndex: k, extent: layer.extent, into: &out)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,94 @@
+import CCairo
+import Foundation
+import Geo
+import Style
+import Tiles
+import XCTest
+@testable import Render
+
+/// The shipped styles drawn by Meridian and by MapLibre Native (pymgl, software GL) over the
+/// same files at the same places, labels off: the per-pixel difference must stay within the
+/// baseline measured when the styles were written (docs/MAP-ENGINE.md).
+///
+/// Needs MERIDIAN_MAPLIBRE_PYTHON, the python of scripts/maplibre-venv.sh (scripts/test.sh
+/// makes it and sets it); without it the test is skipped, and says so.
+final class MapLibreComparisonTests: XCTestCase {
+    struct View {
+        var name: String
+        var lat: Double, lon: Double, zoom: Double
+        /// Mean absolute difference per channel (0…255) and share of pixels off by more than
+        /// 24 in some channel, measured 2026-12-01; the test allows 25 % more.
+        var meanBaseline: Double
+        var offBaseline: Double
+    }
+
+    static let views = [
+        View(name: "europe", lat: 52, lon: 15, zoom: 5, meanBaseline: 1.15, offBaseline: 0.0247),
+        View(name: "helsinki-centre", lat: 60.170, lon: 24.944, zoom: 15, meanBaseline: 2.87, offBaseline: 0.0286),
+        View(name: "helsinki-street", lat: 60.1685, lon: 24.9425, zoom: 17, meanBaseline: 2.12, offBaseline: 0.0345),
+    ]
+    static let size = 512
+
+    func testShippedStylesLookAsMapLibreDrawsThem() throws {
+        guard let python = ProcessInfo.processInfo.environment["MERIDIAN_MAPLIBRE_PYTHON"] else {
+            throw XCTSkip("MERIDIAN_MAPLIBRE_PYTHON is not set (scripts/test.sh sets it from scripts/maplibre-venv.sh)")
+        }
+        let repo = ShippedDataTests.dataDirectory.deletingLastPathComponent()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-maplibre-\(getpid())")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let files = ["world", "helsinki"].map { repo.appendingPathComponent("data/\($0).mbtiles").path }
+        let styles = ["world", "openmaptiles"].map { repo.appendingPathComponent("data/styles/\($0).json").path }
+        let job: [String: Any] = ["layers": zip(styles, files).map { [$0, $1] }, "sizes": [[Self.size, Self.size]],
+                                  "views": Self.views.map { [$0.name, $0.lat, $0.lon, $0.zoom] as [Any] }, "mode": "render", "out": out.path]
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = [repo.appendingPathComponent("scripts/bench/maplibre_render.py").path]
+        let stdin = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        stdin.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: job))
+        try stdin.fileHandleForWriting.close()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "maplibre_render.py")
+
+        // Meridian with the same layers: the automatic style minus its symbol layers.
+        let sources = try files.map { try MBTilesSource(path: $0) as any VectorTileSource }
+        let auto = AutomaticStyle.make(for: sources)
+        let s = auto.style
+        let noLabels = Style(name: s.name, schema: s.schema, sources: s.sources, layers: s.layers.filter { $0.type != .symbol }, notes: [])
+        var renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: auto.sources, style: noLabels), scale: 1))
+        renderer.showsScaleBar = false
+        renderer.showsAttribution = false
+        for v in Self.views {
+            let theirs = try Data(contentsOf: out.appendingPathComponent("\(Self.size)x\(Self.size)-\(v.name).rgba"))
+            XCTAssertEqual(theirs.count, Self.size * Self.size * 4)
+            let image = try XCTUnwrap(RasterImage(width: Self.size, height: Self.size))
+            let cr = try XCTUnwrap(cairo_create(image.surface))
+            renderer.drawSynchronously(MapCamera(center: Coordinate(latitude: v.lat, longitude: v.lon), zoom: v.zoom,
+                                                 size: ViewSize(width: Double(Self.size), height: Double(Self.size))), into: cr)
+            cairo_destroy(cr)
+            if let dir = ProcessInfo.processInfo.environment["MERIDIAN_MAPLIBRE_PNG_DIR"] {
+                cairo_surface_write_to_png(image.surface, "\(dir)/meridian-\(v.name).png")
+                try theirs.write(to: URL(fileURLWithPath: "\(dir)/maplibre-\(v.name).rgba"))
+            }
+            var total = 0.0, off = 0
+            for y in 0..<Self.size {
+                for x in 0..<Self.size {
+                    let ours = image.rgb(x: x, y: y) ?? 0
+                    let k = (y * Self.size + x) * 4
+                    let r = Int((ours >> 16) & 0xFF), g = Int((ours >> 8) & 0xFF), b = Int(ours & 0xFF)
+                    let dr = abs(r - Int(theirs[k])), dg = abs(g - Int(theirs[k + 1])), db = abs(b - Int(theirs[k + 2]))
+                    total += Double(dr + dg + db) / 3
+                    if max(dr, dg, db) > 24 { off += 1 }
+                }
+            }
+            let n = Double(Self.size * Self.size)
+            let mean = total / n, share = Double(off) / n
+            print(String(format: "maplibre-compare %@: mean %.2f, off %.4f (baseline %.2f, %.4f)", v.name, mean, share, v.meanBaseline, v.offBaseline))
+            XCTAssertLessThanOrEqual(mean, v.meanBaseline * 1.25, "\(v.name): mean difference per channel")
+            XCTAssertLessThanOrEqual(share, v.offBaseline * 1.25, "\(v.name): share of pixels that differ")
+        }
+    }
+}
