@@ -18,6 +18,7 @@ fail() { echo "check-install: $*" >&2; exit 1; }
 scripts/install.sh --prefix "$prefix" --configuration debug 2>"$work/install.log" || { cat "$work/install.log" >&2; fail "install.sh failed"; }
 share="$prefix/share"
 for f in bin/meridian share/meridian/data/world.mbtiles share/meridian/data/sample-places.geojson \
+         share/meridian/data/styles/openmaptiles.json \
          share/applications/org.meridian.Meridian.desktop share/metainfo/org.meridian.Meridian.metainfo.xml \
          share/icons/hicolor/scalable/apps/org.meridian.Meridian.svg share/man/man1/meridian.1; do
     [[ -e "$prefix/$f" ]] || fail "$f was not installed"
@@ -48,5 +49,8 @@ doc = dump["document"]
 assert os.path.realpath(doc["path"]) == os.path.realpath(sys.argv[2]), doc["path"]
 assert doc["name"] == "Helsinki" and len(doc["places"]) == 8, doc
 assert any(e["kind"] == "mapTap" for e in dump["log"]), dump["log"]
+style = dump["map"].get("style") or {}
+path = style.get("path")
+assert path is None or os.path.realpath(path).startswith(os.path.realpath(sys.argv[2].rsplit("/data/", 1)[0])), style
 PY
 echo "check-install: installed under a temporary prefix; desktop file, metainfo and man page valid; the installed binary runs headless from there"

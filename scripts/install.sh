@@ -5,7 +5,7 @@
 #
 #   DIR/bin/meridian                                     the program (built here unless already built)
 #   DIR/share/meridian/data/                             shipped maps and sample-places.geojson
-#   DIR/share/meridian/styles/                           map styles, when the repository has a styles/ folder
+#   DIR/share/meridian/data/styles/                      the shipped map styles (data/styles)
 #   DIR/share/applications/org.meridian.Meridian.desktop opens application/geo+json
 #   DIR/share/metainfo/org.meridian.Meridian.metainfo.xml
 #   DIR/share/icons/hicolor/scalable/apps/org.meridian.Meridian.svg
@@ -42,9 +42,9 @@ install -d "$prefix/bin" "$share/meridian/data" "$share/applications" "$share/me
     "$share/icons/hicolor/scalable/apps" "$share/man/man1"
 install -m 0755 "$binary" "$prefix/bin/meridian"
 install -m 0644 data/*.mbtiles data/*.geojson data/SOURCES.md "$share/meridian/data/"
-if [[ -d styles ]]; then
-    install -d "$share/meridian/styles"
-    cp -R styles/. "$share/meridian/styles/"
+if [[ -d data/styles ]]; then
+    install -d "$share/meridian/data/styles"
+    install -m 0644 data/styles/*.json "$share/meridian/data/styles/"
 fi
 install -m 0644 dist/linux/org.meridian.Meridian.desktop "$share/applications/"
 install -m 0644 dist/linux/org.meridian.Meridian.metainfo.xml "$share/metainfo/"
