@@ -13,6 +13,8 @@ final class AppCore {
     /// A new page replaces the old one only when the document's set of places changes under it
     /// (a reload from disk): pins and rows are made once per place.
     private(set) var page: MeridianPage
+    /// The log of pages replaced so far, so the state dump still shows what the user did there.
+    private(set) var earlierLog: [LogEntry] = []
     let overlay: TouchOverlay
     /// The open places document; nil when none could be found (no sample installed).
     let session: DocumentSession?
@@ -129,7 +131,10 @@ final class AppCore {
             let fresh = MeridianPage(c, places: places)
             fresh.renderScale = page.renderScale
             fresh.advance(to: page.now)
+            fresh.restoreView(scrollY: page.scrollY, selectedPlace: page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)))
+            earlierLog += page.log
             page = fresh
+            session.pageReplaced()
         }
         showDocument()
         page.invalidate()

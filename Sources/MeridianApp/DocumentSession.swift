@@ -122,6 +122,9 @@ final class DocumentSession {
         return resync
     }
 
+    /// The app built a new page (the set of places changed): its log starts empty.
+    func pageReplaced() { seenPageLog = 0 }
+
     /// Ctrl+Z undoes, Ctrl+Shift+Z (and Ctrl+Y) redoes. True when the key was one of those.
     func handleKey(_ k: KeyEvent) -> Bool {
         guard k.state != .released, k.modifiers.contains(.control) else { return false }

@@ -48,7 +48,7 @@ enum StateDump {
         let targets: [JSON] = s.targets.map { t in
             .object([("id", .string(t.id)), ("frame", rect(t.frame)), ("hitFrame", rect(t.hitFrame))])
         }
-        let log: [JSON] = mergedLog(s.log, core.session?.log ?? []).map { e in
+        let log: [JSON] = mergedLog(core.earlierLog + s.log, core.session?.log ?? []).map { e in
             var fields: [(String, JSON)] = [("t", .number(e.time)), ("kind", .string(e.kind))]
             for (k, v) in e.fields {
                 switch v {
