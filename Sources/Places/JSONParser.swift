@@ -18,11 +18,14 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
     public var message: String
 }
 
-/// A parsed JSON text and where its values started, so a later check (GeoJSON) can name the
-/// line and column of the value it rejects. Locations are kept for values up to
-/// `JSONParser.locationDepth` deep, keyed by their path of array indices and member indices.
+/// A parsed JSON text, and the way back to where its values started, so a later check
+/// (GeoJSON) can name the line and column of the value it rejects. A value is named by its path
+/// of array indices and member indices. Positions are found by reading the text again, only
+/// when asked (an error, a warning): the common case pays nothing for them.
 public struct ParsedJSON: Sendable {
     public var value: JSONValue
+    let bytes: [UInt8]
+
     /// Line number, the offset that line starts at, and the value's own offset: the column is
     /// counted only when asked for, so a long one-line file costs no quadratic scan.
     struct Mark: Sendable {
@@ -30,16 +33,25 @@ public struct ParsedJSON: Sendable {
         var lineStart: Int
         var offset: Int
     }
-    var marks: [[Int]: Mark]
-    let bytes: [UInt8]
 
-    /// Where the value at `path` started, or the nearest recorded ancestor's start.
-    public func location(of path: [Int]) -> TextPosition {
-        var p = path
-        while true {
-            if let m = marks[p] { return JSONParser.location(in: bytes, line: m.line, lineStart: m.lineStart, offset: m.offset) }
-            if p.isEmpty { return TextPosition(line: 1, column: 1) }
-            p.removeLast()
+    /// Where the value at `path` started.
+    public func location(of path: [Int]) -> TextPosition { locations(of: [path])[0] }
+
+    /// Where each value at `paths` started (or its nearest ancestor that exists), in one reread.
+    public func locations(of paths: [[Int]]) -> [TextPosition] {
+        var targets = Set<[Int]>()
+        for p in paths {
+            for k in 0...p.count { targets.insert(Array(p.prefix(k))) }
+        }
+        var parser = JSONParser(bytes: bytes, targets: targets)
+        let marks = (try? parser.run()) != nil ? parser.marks : [:]
+        return paths.map { path in
+            var p = path
+            while true {
+                if let m = marks[p] { return JSONParser.location(in: bytes, line: m.line, lineStart: m.lineStart, offset: m.offset) }
+                if p.isEmpty { return TextPosition(line: 1, column: 1) }
+                p.removeLast()
+            }
         }
     }
 }
@@ -49,33 +61,39 @@ public struct ParsedJSON: Sendable {
 /// rather than a stack overflow.
 public struct JSONParser {
     public static let maximumDepth = 512
-    /// GeoJSON needs paths down to a point's coordinates: root, features, feature, geometry,
-    /// coordinates, one number.
-    static let locationDepth = 6
 
     private let bytes: [UInt8]
     private var i = 0
+    /// Only when looking for positions: the paths wanted, the current path, what was found.
+    private let targets: Set<[Int]>?
     private var path: [Int] = []
-    private var marks: [[Int]: ParsedJSON.Mark] = [:]
+    fileprivate var marks: [[Int]: ParsedJSON.Mark] = [:]
     /// Line bookkeeping for locations: the current line and the offset it starts at.
     private var line = 1
     private var lineStart = 0
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> ParsedJSON {
-        var p = JSONParser(bytes: bytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { p.i = 3; p.lineStart = 3 }
-        p.skipWhitespace()
-        let v = try p.value(depth: 0)
-        p.skipWhitespace()
-        guard p.i == bytes.count else { throw p.error("unexpected text after the JSON value") }
-        return ParsedJSON(value: v, marks: p.marks, bytes: bytes)
+        var p = JSONParser(bytes: bytes, targets: nil)
+        return ParsedJSON(value: try p.run(), bytes: bytes)
+    }
+
+    fileprivate mutating func run() throws(JSONSyntaxError) -> JSONValue {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3; lineStart = 3 }
+        skipWhitespace()
+        let v = try value(depth: 0)
+        skipWhitespace()
+        guard i == bytes.count else { throw error("unexpected text after the JSON value") }
+        return v
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> ParsedJSON {
         try parse(Array(text.utf8))
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    fileprivate init(bytes: [UInt8], targets: Set<[Int]>?) {
+        self.bytes = bytes
+        self.targets = targets
+    }
 
     // MARK: Positions
 
@@ -120,7 +138,7 @@ public struct JSONParser {
 
     private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard i < bytes.count else { throw error("the text ends where a value should be") }
-        if path.count <= JSONParser.locationDepth { marks[path] = ParsedJSON.Mark(line: line, lineStart: lineStart, offset: i) }
+        if let targets, targets.contains(path) { marks[path] = ParsedJSON.Mark(line: line, lineStart: lineStart, offset: i) }
         switch bytes[i] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -156,9 +174,9 @@ public struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after the member name") }
             i += 1
             skipWhitespace()
-            path.append(members.count)
+            if targets != nil { path.append(members.count) }
             let v = try value(depth: depth)
-            path.removeLast()
+            if targets != nil { path.removeLast() }
             members.append(JSONMember(key, v))
             skipWhitespace()
             guard i < bytes.count else { throw error("the text ends inside an object") }
@@ -176,9 +194,9 @@ public struct JSONParser {
         if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
         while true {
             skipWhitespace()
-            path.append(items.count)
+            if targets != nil { path.append(items.count) }
             let v = try value(depth: depth)
-            path.removeLast()
+            if targets != nil { path.removeLast() }
             items.append(v)
             skipWhitespace()
             guard i < bytes.count else { throw error("the text ends inside an array") }
@@ -236,6 +254,14 @@ public struct JSONParser {
             guard i < bytes.count else { throw error("the string that starts here never ends", at: start) }
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
+                if runStart == start + 1 {
+                    // No escapes: the bytes are the string.
+                    guard let text = String(validating: bytes[runStart..<i], as: UTF8.self) else {
+                        throw error("a string holds bytes that are not UTF-8", at: runStart)
+                    }
+                    i += 1
+                    return text
+                }
                 try flushRun(self, into: &scalars)
                 i += 1
                 return String(scalars)

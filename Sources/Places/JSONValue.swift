@@ -68,6 +68,7 @@ extension JSONValue {
     /// bounding boxes) stay on one line; everything else gets a line per element.
     public var text: String {
         var out = ""
+        out.reserveCapacity(1 << 16)
         write(into: &out, indent: 0)
         out += "\n"
         return out
@@ -127,6 +128,11 @@ extension JSONValue {
 
     static func quote(_ s: String, into out: inout String) {
         out += "\""
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s   // nothing to escape: the common case, copied whole
+            out += "\""
+            return
+        }
         for u in s.unicodeScalars {
             switch u {
             case "\"": out += "\\\""

@@ -123,6 +123,7 @@ public struct PlacesCollection: Equatable, Sendable {
         features = []
         var usedIDs = Set<String>()
         var pending: [(index: Int, feature: JSONValue, place: DocumentPlace)] = []
+        var outOfRange: [(path: [Int], message: String)] = []
         for (i, item) in items.enumerated() {
             let path = [featuresIndex, i]
             let f = try PlacesCollection.checkFeature(item, at: path, parsed, fail)
@@ -133,8 +134,7 @@ public struct PlacesCollection: Equatable, Sendable {
             }
             let (lon, lat) = (point.lon, point.lat)
             guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
-                warnings.append(GeoJSONWarning(location: parsed.location(of: point.path),
-                                               message: "a Point at longitude \(point.lonText), latitude \(point.latText) is outside ±180/±90 degrees; left as it is and not shown"))
+                outOfRange.append((point.path, "a Point at longitude \(point.lonText), latitude \(point.latText) is outside ±180/±90 degrees; left as it is and not shown"))
                 features.append(.other(item))
                 if let id = f.id { usedIDs.insert(id) }
                 continue
@@ -145,6 +145,11 @@ public struct PlacesCollection: Equatable, Sendable {
                                       coordinate: Coordinate(latitude: lat, longitude: lon))
             pending.append((features.count, item, place))
             features.append(.other(item))
+        }
+        if !outOfRange.isEmpty {
+            // One reread finds where they all are.
+            let positions = parsed.locations(of: outOfRange.map(\.path))
+            warnings = zip(positions, outOfRange).map { GeoJSONWarning(location: $0, message: $1.message) }
         }
         var counts: [String: Int] = [:]
         for f in features { if let id = PlacesCollection.featureID(f.json) { counts[id, default: 0] += 1 } }
