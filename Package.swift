@@ -31,7 +31,9 @@ let package = Package(
         // Pure Swift layers.
         // libm: the standard library's rounding and sqrt call into it, and nothing else links it here.
         .target(name: "Input", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "Gestures", dependencies: ["Input"]),
+        .target(name: "Gestures", dependencies: ["Input"],
+                // Dynamic exclusivity checks were ~30% of a gesture frame (perf, meridian-bench gestures).
+                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "Geo"),
         .target(name: "Tiles", dependencies: ["Geo", "CSQLite", "CZlib", "CBrotli", "CZstd"]),
         // The MapLibre style engine: pure Swift, no cairo; compiles a style per zoom into what
@@ -40,7 +42,8 @@ let package = Package(
         .target(name: "Render", dependencies: ["Geo", "Tiles", "Style", "CCairo"]),
         // The user's places file: GeoJSON read and written losslessly, edits with undo, atomic saves.
         .target(name: "Places", dependencies: ["Geo"]),
-        .target(name: "UI", dependencies: ["Gestures", "Geo", "Tiles", "Render", "Input", "CCairo"]),
+        .target(name: "UI", dependencies: ["Gestures", "Geo", "Tiles", "Render", "Input", "CCairo"],
+                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
         ]),

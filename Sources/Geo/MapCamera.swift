@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// What the map shows: a centre in Web Mercator world units, a zoom level and the view size.
+/// What the map shows: a centre in Web Mercator world units, a zoom level, a bearing and the
+/// view size.
 ///
 /// All state is kept in world units (`Double`), never in degrees, because Mercator y is not
 /// linear in latitude: panning by adding degree deltas (the usual MapKit snippet) lets the
@@ -14,6 +15,10 @@ import Darwin
 /// - `center.x` lies in [0, 256): the world repeats east and west.
 /// - `center.y` obeys `verticalBounds` (by default the view never shows past the poles).
 /// - `zoom` lies in `minZoom…maxZoom`; a non-finite value is ignored.
+/// - `bearing` lies in [0, 360); a non-finite value is ignored.
+///
+/// Every conversion between screen and world honours the bearing: the world is turned
+/// counter-clockwise on screen by `bearing` degrees about the view's centre.
 public struct MapCamera: Sendable, Equatable {
     /// How far north and south the centre may go.
     public enum VerticalBounds: Sendable, Equatable {
@@ -30,11 +35,17 @@ public struct MapCamera: Sendable, Equatable {
     private var storedMinZoom: Double
     private var storedMaxZoom: Double
     private var storedBounds: VerticalBounds
+    private var storedBearing = 0.0
+    /// cos and sin of the bearing, exact at multiples of 90° so a quarter turn maps whole
+    /// pixels to whole pixels.
+    private var bearingCos = 1.0
+    private var bearingSin = 0.0
 
     /// A camera looking at `center` at `zoom` (256-px tiles) in a view of `size` logical px.
     public init(
         center: Coordinate, zoom: Double, size: ViewSize,
-        minZoom: Double = 0, maxZoom: Double = 22, verticalBounds: VerticalBounds = .viewInsideWorld
+        minZoom: Double = 0, maxZoom: Double = 22, verticalBounds: VerticalBounds = .viewInsideWorld,
+        bearing: Double = 0
     ) {
         storedMinZoom = minZoom.isFinite ? max(minZoom, 0) : 0
         storedMaxZoom = maxZoom.isFinite ? max(maxZoom, storedMinZoom) : max(22, storedMinZoom)
@@ -43,6 +54,7 @@ public struct MapCamera: Sendable, Equatable {
         storedBounds = verticalBounds
         storedCenter = WebMercator.world(center)
         normalize()
+        self.bearing = bearing
     }
 
     // MARK: State
@@ -106,6 +118,48 @@ public struct MapCamera: Sendable, Equatable {
         }
     }
 
+    /// The compass direction that points up on screen, in degrees clockwise from north, in
+    /// [0, 360) (MapLibre's `bearing`; 90: east is up). Setting it turns the map about the view's
+    /// centre; `setBearing(_:around:)` turns it about another point.
+    public var bearing: Double {
+        get { storedBearing }
+        set {
+            guard newValue.isFinite else { return }
+            var b = newValue.truncatingRemainder(dividingBy: 360)
+            if b < 0 { b += 360 }
+            if b >= 360 { b = 0 }
+            storedBearing = b
+            (bearingCos, bearingSin) = Self.cosSin(degrees: b)
+            normalize()
+        }
+    }
+
+    /// cos and sin of `degrees` in [0, 360), exact at the four quarter turns.
+    static func cosSin(degrees: Double) -> (Double, Double) {
+        switch degrees {
+        case 0: return (1, 0)
+        case 90: return (0, 1)
+        case 180: return (-1, 0)
+        case 270: return (0, -1)
+        default:
+            let r = degrees * .pi / 180
+            return (cos(r), sin(r))
+        }
+    }
+
+    /// A screen vector (px) turned into world axes and divided by the scale: the world offset
+    /// from the view's centre of the point `v` px away from it on screen.
+    func worldOffset(ofScreen v: ScreenPoint) -> WorldPoint {
+        let k = worldScale
+        return WorldPoint(x: (bearingCos * v.x - bearingSin * v.y) / k, y: (bearingSin * v.x + bearingCos * v.y) / k)
+    }
+
+    /// A world offset turned into screen axes and scaled to px (the inverse of `worldOffset`).
+    func screenOffset(ofWorld d: WorldPoint) -> ScreenPoint {
+        let k = worldScale
+        return ScreenPoint(x: (bearingCos * d.x + bearingSin * d.y) * k, y: (bearingCos * d.y - bearingSin * d.x) * k)
+    }
+
     /// The coordinate at the view's centre.
     public var centerCoordinate: Coordinate { WebMercator.coordinate(storedCenter) }
 
@@ -119,10 +173,8 @@ public struct MapCamera: Sendable, Equatable {
 
     /// Where `w` appears on screen, taken literally: no world copy is chosen for you.
     public func screenPoint(ofWorld w: WorldPoint) -> ScreenPoint {
-        let k = worldScale
-        return ScreenPoint(
-            x: (w.x - storedCenter.x) * k + viewWidth / 2,
-            y: (w.y - storedCenter.y) * k + viewHeight / 2)
+        let d = screenOffset(ofWorld: WorldPoint(x: w.x - storedCenter.x, y: w.y - storedCenter.y))
+        return ScreenPoint(x: d.x + viewWidth / 2, y: d.y + viewHeight / 2)
     }
 
     /// Where `c` appears on screen, on the copy of the world whose `c` is nearest the view's
@@ -136,10 +188,8 @@ public struct MapCamera: Sendable, Equatable {
 
     /// The world point under `p`, unwrapped: x may lie outside 0…256 on a neighbouring copy.
     public func worldPoint(at p: ScreenPoint) -> WorldPoint {
-        let k = worldScale
-        return WorldPoint(
-            x: storedCenter.x + (p.x - viewWidth / 2) / k,
-            y: storedCenter.y + (p.y - viewHeight / 2) / k)
+        let d = worldOffset(ofScreen: ScreenPoint(x: p.x - viewWidth / 2, y: p.y - viewHeight / 2))
+        return WorldPoint(x: storedCenter.x + d.x, y: storedCenter.y + d.y)
     }
 
     /// The coordinate under `p`: longitude wrapped into [-180, 180), latitude clamped to ±85.0511°.
@@ -147,13 +197,23 @@ public struct MapCamera: Sendable, Equatable {
         WebMercator.coordinate(worldPoint(at: p))
     }
 
-    /// The view's extent in degrees, for the state dump: latitude from the bottom to the top
-    /// edge (both clamped to the world), longitude across the width (at most 360).
+    /// The view's extent in degrees, for the state dump: the north-to-south extent of the
+    /// visible rectangle (clamped to the world) and its west-to-east extent (at most 360).
+    /// Unrotated that is latitude from the bottom to the top edge and longitude across the
+    /// width; rotated it is the box around the turned rectangle.
     public var span: (latitudeDelta: Double, longitudeDelta: Double) {
-        let top = coordinate(at: ScreenPoint(x: viewWidth / 2, y: 0)).latitude
-        let bottom = coordinate(at: ScreenPoint(x: viewWidth / 2, y: viewHeight)).latitude
-        let longitudeDelta = min(viewWidth / worldScale / WebMercator.tileSize * 360, 360)
+        let extent = worldExtent
+        let top = WebMercator.coordinate(WorldPoint(x: storedCenter.x, y: storedCenter.y - extent.height / 2)).latitude
+        let bottom = WebMercator.coordinate(WorldPoint(x: storedCenter.x, y: storedCenter.y + extent.height / 2)).latitude
+        let longitudeDelta = min(extent.width / WebMercator.tileSize * 360, 360)
         return (top - bottom, longitudeDelta)
+    }
+
+    /// The width and height, in world units, of the axis-aligned box around the visible
+    /// rectangle (the view itself when unrotated).
+    public var worldExtent: (width: Double, height: Double) {
+        let c = abs(bearingCos), s = abs(bearingSin), k = worldScale
+        return ((c * viewWidth + s * viewHeight) / k, (s * viewWidth + c * viewHeight) / k)
     }
 
     // MARK: Normalization
@@ -181,7 +241,8 @@ public struct MapCamera: Sendable, Equatable {
         case .centerLatitude:
             return min(max(y, 0), world)
         case .viewInsideWorld:
-            let halfView = viewHeight / 2 / worldScale
+            // The rotated view's vertical reach: its box, so no corner shows past a pole.
+            let halfView = (abs(bearingSin) * viewWidth + abs(bearingCos) * viewHeight) / 2 / worldScale
             if halfView * 2 >= world { return world / 2 }
             return min(max(y, halfView), world - halfView)
         }

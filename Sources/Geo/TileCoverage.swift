@@ -12,7 +12,8 @@ public struct TileCoverage: Sendable, Hashable, CustomStringConvertible {
     public var y: Int
     /// The column before wrapping: `x + k · 2^zoom` for world copy k.
     public var unwrappedX: Int
-    /// The tile's top-left corner on screen, in logical px (not rounded).
+    /// The tile's top-left (north-west) corner on screen, in logical px (not rounded). At a
+    /// bearing the tile is drawn turned about this corner by the camera's rotation.
     public var origin: ScreenPoint
     /// The tile's edge on screen in logical px: 256 · 2^(cameraZoom − zoom).
     public var size: Double
@@ -37,6 +38,8 @@ extension MapCamera {
     public static let maxVisibleTiles = 1 << 16
 
     /// The tiles of the zoom-`tileZoom` grid that cover the view, nearest the view centre first.
+    /// At a bearing these are the tiles that overlap the turned view rectangle: the grid cells
+    /// inside the box around it whose turned square meets the view.
     ///
     /// Columns repeat across world copies, so the antimeridian and views wider than the world
     /// work; rows outside the world are left out. `tileZoom` is clamped to 0…`maxTileZoom`;
@@ -47,8 +50,11 @@ extension MapCamera {
         guard viewWidth > 0, viewHeight > 0 else { return [] }
         let count = 1 << z
         let tileWorld = WebMercator.tileSize / Double(count)
-        let topLeft = worldPoint(at: .zero)
-        let bottomRight = worldPoint(at: ScreenPoint(x: viewWidth, y: viewHeight))
+        // The box around the view in world units (the view itself when unrotated).
+        let extent = worldExtent
+        let topLeft = WorldPoint(x: center.x - extent.width / 2, y: center.y - extent.height / 2)
+        let bottomRight = WorldPoint(x: center.x + extent.width / 2, y: center.y + extent.height / 2)
+        let rotated = bearing != 0
 
         // A tile [i, i+1) · tileWorld is visible when it overlaps the open view rectangle.
         // Work in Double first: converting an absurd range to Int would trap.
@@ -69,13 +75,29 @@ extension MapCamera {
         for row in firstRow...lastRow {
             for column in firstColumn...lastColumn {
                 let origin = screenPoint(ofWorld: WorldPoint(x: Double(column) * tileWorld, y: Double(row) * tileWorld))
+                if rotated, !meetsView(column: column, row: row, tileWorld: tileWorld) { continue }
                 let wrapped = ((column % count) + count) % count
                 let tile = TileCoverage(zoom: z, x: wrapped, y: row, unwrappedX: column, origin: origin, size: edge)
-                let tileMid = ScreenPoint(x: origin.x + edge / 2, y: origin.y + edge / 2)
+                let tileMid = rotated
+                    ? screenPoint(ofWorld: WorldPoint(x: (Double(column) + 0.5) * tileWorld, y: (Double(row) + 0.5) * tileWorld))
+                    : ScreenPoint(x: origin.x + edge / 2, y: origin.y + edge / 2)
                 tiles.append((tile, tileMid.distance(to: mid)))
             }
         }
         tiles.sort { $0.1 < $1.1 }
         return tiles.map(\.0)
+    }
+
+    /// Whether the turned square of grid cell (`column`, `row`) overlaps the open view
+    /// rectangle. With the world-axis box already checked by the caller, comparing the cell's
+    /// screen box with the view completes the separating-axis test of two rectangles.
+    private func meetsView(column: Int, row: Int, tileWorld: Double) -> Bool {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (i, j) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let p = screenPoint(ofWorld: WorldPoint(x: Double(column + i) * tileWorld, y: Double(row + j) * tileWorld))
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        return minX < viewWidth && maxX > 0 && minY < viewHeight && maxY > 0
     }
 }

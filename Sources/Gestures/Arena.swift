@@ -5,7 +5,8 @@
 ///    first. Recognizers only *ask* to begin (continuous) or to be recognized (discrete).
 /// 2. A request is refused — the recognizer fails — when `shouldBegin` says no, when a
 ///    recognizer it requires to fail has begun or been recognized, or when a gesture that is
-///    already running shares one of its touches and they may not run together. Once a gesture
+///    already running shares one of its touches (down now or lifted since the request's
+///    recognizer last reset) and they may not run together. Once a gesture
 ///    has begun it keeps its touches: nobody takes them over (no flip-flop).
 /// 3. A request is held back while a recognizer it requires to fail is still undecided, and
 ///    while it is an ancestor's gesture and a gesture on a deeper view that shares its touch
@@ -46,8 +47,10 @@ extension GestureSystem {
             return true
         }
         if !r.isObserver {
+            // Lifted touches count too: a tap recognized at its lift is still refused when a
+            // running pinch had its finger (no tap in the middle of a pinch).
             for s in participants where s !== r && s.state.isActive && !s.isObserver
-                && sharesCurrentTouch(r, s) && !canRecognizeSimultaneously(r, s) {
+                && sharesAnyTouch(r, s) && !canRecognizeSimultaneously(r, s) {
                 refuse(r, "\(s) is running with its touch")
                 return true
             }

@@ -3,6 +3,8 @@
 /// tune one instance, change the number here to tune Meridian.
 ///
 /// Sources are named in shared/reference/gestures.md, section 2 (the thresholds table).
+/// "Checked against" names the real touchscreen recordings in data/recordings (public evemu
+/// recordings, SOURCES.md there) that Tests/AppTests/RealRecordingTests replays with the value.
 public enum GestureConstants {
     // MARK: Movement
 
@@ -11,6 +13,9 @@ public enum GestureConstants {
     /// never neither. Between Android's 8 dp (Flutter raised its 8 to 18 "after complaints that it
     /// was too difficult to hit targets") and Flutter's 18 (sticky when scrolling). The slop is
     /// taken off the first scroll delta, so a larger value delays, never jumps.
+    /// Checked against: atmel-maxtouch-fast-taps (nine taps, none moves at all: all taps),
+    /// atmel-maxtouch-1-finger-drag, ep0430m09-1-finger-drag, elan-cando-1-finger-drag (the
+    /// page follows the finger exactly once past the slop).
     public static let touchSlop: Double = 12
 
     /// px the mouse may move with the button held and still click, and the distance a mouse
@@ -22,12 +27,34 @@ public enum GestureConstants {
     /// px each finger of a two-finger tap may move: people's two-finger taps settle more than
     /// one finger does (the second finger rolls as it lands), about 2.5–3 mm in recordings,
     /// more than `touchSlop`. The tap also fails once the fingers' spread changes by more than
-    /// `scaleSlop`, so a quick pinch is never a two-finger tap.
+    /// `scaleSlop`, so a quick pinch is never a two-finger tap. The map's two-finger pan needs
+    /// the same distance, so settling fingers stay a tap. Checked against:
+    /// atmel-maxtouch-2-finger-tap (the fingers settle 12.9 and 13.1 px: with the 12 px slop
+    /// the pan took them and nothing happened; with 20 it is a two-finger tap),
+    /// ep0430m09-2-finger-tap (2.2–2.4 px), and the 2- and 4-finger drags (still drags).
     public static let twoFingerTapSlop: Double = 20
 
     /// px the centroid distance ("span") of two fingers must change before a pinch begins;
     /// Flutter's kScaleSlop is 18 lp. A pinch smaller than this is a two-finger pan.
+    /// Checked against: ep0430m09-2-finger-drag (a two-finger drag: no zoom), the 4-finger
+    /// drags (their fingers land apart and change the spread: the zoom moves 0.006–0.017 of a
+    /// level while the place under the fingers stays under them).
     public static let scaleSlop: Double = 18
+
+    /// Degrees two fingers must twist, net since the second one landed, before the map starts
+    /// to turn; `rotationMinimumArc` must be passed too. A pinch or a two-finger pan wobbles the
+    /// line between the fingers by a few degrees (a finger drifting 10 px sideways on a 200 px
+    /// pinch is 3°), and users of rotating maps complain most about a map that turns when they
+    /// only meant to zoom; 12° is four times that wobble and still a small, deliberate twist.
+    /// The twist before the threshold is not applied (MapLibre GL JS drops it too), so the map
+    /// does not jump when it starts turning. UIKit and Google publish no value.
+    public static let rotationThreshold: Double = 12
+
+    /// px the fingers must travel along their circle (twist angle × their mean distance from
+    /// the centroid) before a rotation begins. MapLibre GL JS's rotate handler uses 25 px along
+    /// the circumference; it makes fingers held close together, whose angle is noisy, twist
+    /// further (29° at 100 px apart) while wide fingers need only `rotationThreshold`.
+    public static let rotationMinimumArc: Double = 25
 
     /// px a finger may move before a long press fires (UIKit's allowableMovement is 10 pt).
     public static let longPressAllowableMovement: Double = 10
@@ -37,6 +64,8 @@ public enum GestureConstants {
     /// ms from one tap's lift to the next tap's touch-down for them to be a double tap.
     /// Flutter and Android use 300 (first up → second down); GTK and Qt's 400 is for mice.
     /// The single tap that has to wait for a double tap to fail waits exactly this long.
+    /// Checked against: atmel-maxtouch-fast-taps (lifts to next touch-downs 98–150 ms: nine
+    /// fast taps are four double taps and a tap, none lost).
     public static let doubleTapTimeout: Double = 300
 
     /// ms under which a second touch-down after a lift is touchscreen chatter, not a second tap
@@ -59,6 +88,9 @@ public enum GestureConstants {
     /// fingers shares its touch. Fingers of a two-finger pinch land up to ~100 ms apart; without
     /// the wait the page scroll claims the first finger and the map never sees a pinch
     /// (flutter#133247). MapLibre's ALLOWED_SINGLE_TOUCH_TIME is also 100 ms.
+    /// Checked against: fingers of one gesture land 0–83 ms apart in the recordings
+    /// (ep0430m09-2-finger-drag 7.5 ms, atmel-maxtouch-2-finger-tap 55 ms,
+    /// atmel-maxtouch-4-finger-drag 28, 0 and 83 ms).
     public static let secondFingerGraceWindow: Double = 100
 
     // MARK: Velocity

@@ -37,7 +37,7 @@ final class AppCore {
         var configuration = MeridianPage.Configuration(
             width: Double(options.width), height: Double(options.height),
             center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) },
-            zoom: options.zoom, showHitAreas: options.showHitAreas)
+            zoom: options.zoom, showHitAreas: options.showHitAreas, allowsRotation: !options.noRotate)
         if configuration.center == nil && configuration.zoom == nil {
             if !options.data.isEmpty, let start = mapData?.startCenter {
                 configuration.center = start

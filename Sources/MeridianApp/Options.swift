@@ -19,6 +19,8 @@ public struct Options: Equatable, Sendable {
     /// `--size` was given: the window asks for exactly that, whatever the screen.
     public var sizeGiven = false
     public var verbose = false
+    /// `--no-rotate`: the map always keeps north up.
+    public var noRotate = false
     /// The places file named on the command line (`meridian FILE.geojson`); nil opens the default one.
     public var document: String?
     public var action: Action = .run
@@ -33,7 +35,8 @@ public struct Options: Equatable, Sendable {
             && a.center?.latitude == b.center?.latitude && a.center?.longitude == b.center?.longitude
             && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas && a.showTouches == b.showTouches
             && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action
-            && a.sizeGiven == b.sizeGiven && a.style == b.style && a.document == b.document
+            && a.sizeGiven == b.sizeGiven && a.style == b.style
+            && a.noRotate == b.noRotate && a.document == b.document
     }
 
     public static let version = "0.1.0"
@@ -63,6 +66,7 @@ public struct Options: Equatable, Sendable {
           --state-out FILE     write the state dump (JSON): headless after the replay settles, live at exit
           --screenshot FILE    headless: write the final frame as PNG
           --verbose            print the protocol versions bound and other details on stderr
+          --no-rotate          keep north up: no two-finger, touchpad, Shift+arrow or right-drag rotation
 
         exit status: 0 success, 2 bad usage or bad input file, 1 runtime failure
         """
@@ -86,6 +90,7 @@ public struct Options: Equatable, Sendable {
             case "--show-hit-areas": o.showHitAreas = true
             case "--show-touches": o.showTouches = true
             case "--verbose", "-v": o.verbose = true
+            case "--no-rotate": o.noRotate = true
             case "--replay": o.replay = try value(arg)
             case "--record": o.record = try value(arg)
             case "--state-out": o.stateOut = try value(arg)

@@ -75,6 +75,7 @@ enum StateDump {
                     .object([(d.style.schema == nil ? "path" : "name", .string(d.style.name)),
                              ("schema", d.style.schema.map { .string($0) } ?? .null)])
                 } ?? .null),
+                ("bearing", .number(s.bearing)),
             ])),
             ("pins", .array(pins)),
             ("targets", .array(targets)),

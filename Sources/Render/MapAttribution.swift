@@ -32,8 +32,10 @@ public struct MapAttribution: Sendable, Equatable {
         guard let b = bounds else { return true }
         let nw = WebMercator.world(Coordinate(latitude: b.north, longitude: b.west))
         let se = WebMercator.world(Coordinate(latitude: b.south, longitude: b.east))
-        let viewTopLeft = camera.worldPoint(at: .zero)
-        let viewBottomRight = camera.worldPoint(at: ScreenPoint(x: camera.size.width, y: camera.size.height))
+        // The box around the view, which is the view itself when it is not rotated.
+        let extent = camera.worldExtent, c = camera.center
+        let viewTopLeft = WorldPoint(x: c.x - extent.width / 2, y: c.y - extent.height / 2)
+        let viewBottomRight = WorldPoint(x: c.x + extent.width / 2, y: c.y + extent.height / 2)
         guard nw.y < viewBottomRight.y, se.y > viewTopLeft.y else { return false }
         // Try the data's box on the world copies either side too (the view may cross ±180°).
         let world = WebMercator.tileSize

@@ -1,5 +1,6 @@
 import CCairo
 import Geo
+import Synchronization
 import Tiles
 #if canImport(Glibc)
 import Glibc
@@ -33,6 +34,7 @@ public struct MapRenderer: Sendable {
     public var showsScaleBar = true
     public var showsAttribution = true
     private let overlays = OverlayCache()
+    private let turned = RotationBuffer()
     /// How many levels up to look for a stand-in tile.
     static let fallbackLevels = 8
 
@@ -117,34 +119,20 @@ public struct MapRenderer: Sendable {
     private func composite(_ camera: MapCamera, found: [TileKey: RasterImage],
                            into cr: OpaquePointer, at origin: ScreenPoint, moving: Bool) -> FrameReport {
         let coverage = camera.visibleTiles(tileZoom: Self.tileZoom(for: camera))
-        let pixelSize = tilePixelSize(for: camera)
         let size = camera.size
         cairo_save(cr)
         var dx = origin.x, dy = origin.y
         cairo_user_to_device(cr, &dx, &dy)
         cairo_identity_matrix(cr)
         let s = cache.scale
-        let comp = TileCompositor(cr: cr, scale: s, deviceOrigin: (dx, dy), moving: moving)
         cairo_rectangle(cr, dx.rounded(), dy.rounded(), (dx + size.width * s).rounded() - dx.rounded(), (dy + size.height * s).rounded() - dy.rounded())
         cairo_clip(cr)
-
-        let top = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: 0)).y
-        let bottom = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: WebMercator.tileSize)).y
-        let allFound = coverage.allSatisfy { found[TileKey(TileID(z: $0.zoom, x: $0.x, y: $0.y), pixelSize: pixelSize)] != nil }
-        if top > 0 || bottom < size.height || !allFound {
-            // Only when something will not be covered: a full-screen fill costs as much as the blit.
-            let bg = cache.rasterizer.background(zoom: camera.zoom)
-            cairo_set_source_rgb(cr, bg.r, bg.g, bg.b)
-            cairo_paint(cr)
-        }
-        var exact = 0
-        for c in coverage {
-            if let image = found[TileKey(TileID(z: c.zoom, x: c.x, y: c.y), pixelSize: pixelSize)] {
-                comp.draw(image, origin: c.origin, size: c.size)
-                exact += 1
-            } else {
-                drawStandIn(for: c, with: comp)
-            }
+        let exact: Int
+        if camera.bearing == 0 {
+            let comp = TileCompositor(cr: cr, scale: s, deviceOrigin: (dx, dy), moving: moving)
+            exact = drawTiles(coverage, of: camera, found: found, with: comp)
+        } else {
+            exact = drawTurned(coverage, of: camera, found: found, into: cr, deviceOrigin: (dx, dy), moving: moving)
         }
         cairo_restore(cr)
 
@@ -156,6 +144,80 @@ public struct MapRenderer: Sendable {
         }
         cairo_restore(cr)
         return FrameReport(tileZoom: Self.tileZoom(for: camera), visibleTiles: coverage.count, exactTiles: exact)
+    }
+
+    /// Draws `coverage` (tiles of `camera`, unrotated) through `comp`, stand-ins where a tile is
+    /// missing, over the background where anything will not be covered; returns how many
+    /// tiles were drawn exactly.
+    private func drawTiles(_ coverage: [TileCoverage], of camera: MapCamera, found: [TileKey: RasterImage],
+                           with comp: TileCompositor) -> Int {
+        let pixelSize = tilePixelSize(for: camera)
+        let top = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: 0)).y
+        let bottom = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: WebMercator.tileSize)).y
+        let allFound = coverage.allSatisfy { found[TileKey(TileID(z: $0.zoom, x: $0.x, y: $0.y), pixelSize: pixelSize)] != nil }
+        if top > 0 || bottom < camera.size.height || !allFound {
+            // Only when something will not be covered: a full-screen fill costs as much as the blit.
+            let bg = cache.rasterizer.background(zoom: camera.zoom)
+            cairo_set_source_rgb(comp.cr, bg.r, bg.g, bg.b)
+            cairo_paint(comp.cr)
+        }
+        var exact = 0
+        for c in coverage {
+            if let image = found[TileKey(TileID(z: c.zoom, x: c.x, y: c.y), pixelSize: pixelSize)] {
+                comp.draw(image, origin: c.origin, size: c.size)
+                exact += 1
+            } else {
+                drawStandIn(for: c, with: comp)
+            }
+        }
+        return exact
+    }
+
+    /// A rotated frame: the tiles meeting the turned view are composited unrotated, exactly as
+    /// for a north-up frame (plain copies at a crisp zoom, stand-ins included), into an
+    /// offscreen buffer the size of the box around the view; cairo then draws that buffer
+    /// once, turned about the view's centre, into `cr` (already clipped to the view): nearest
+    /// pixel while moving, bilinear when settled. No seams between tiles, which per-tile
+    /// turned rectangles leave along every edge. It is the slow part of a rotated frame:
+    /// pixman has no fast path for a turned source (docs/MAP-ENGINE.md, "Rotation").
+    private func drawTurned(_ coverage: [TileCoverage], of camera: MapCamera, found: [TileKey: RasterImage],
+                            into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double), moving: Bool) -> Int {
+        let s = cache.scale
+        let extent = camera.worldExtent
+        // Two spare device px on every side, so bilinear sampling at the box's edge reads map.
+        let width = Int((extent.width * camera.worldScale * s).rounded(.up)) + 4
+        let height = Int((extent.height * camera.worldScale * s).rounded(.up)) + 4
+        var flat = camera
+        flat.verticalBounds = .centerLatitude
+        flat.bearing = 0
+        flat.size = ViewSize(width: Double(width) / s, height: Double(height) / s)
+        flat.center = camera.center
+        let wanted = Set(coverage.map { TilePlace(column: $0.unwrappedX, row: $0.y) })
+        let placed = flat.visibleTiles(tileZoom: Self.tileZoom(for: camera)).filter { wanted.contains(TilePlace(column: $0.unwrappedX, row: $0.y)) }
+        let diagonal = (camera.size.width * camera.size.width + camera.size.height * camera.size.height).squareRoot()
+        guard let buffer = turned.take(width: width, height: height, side: Int((diagonal * s).rounded(.up)) + 4),
+              let bcr = cairo_create(buffer.surface) else { return 0 }
+        defer { turned.give(buffer) }
+        cairo_rectangle(bcr, 0, 0, Double(width), Double(height))
+        cairo_clip(bcr)
+        let exact = drawTiles(placed, of: flat, found: found,
+                              with: TileCompositor(cr: bcr, scale: s, deviceOrigin: (0, 0), moving: moving))
+        cairo_destroy(bcr)
+        cairo_surface_flush(buffer.surface)
+
+        let pattern = cairo_pattern_create_for_surface(buffer.surface)
+        var m = cairo_matrix_t()
+        // Device (view) -> buffer: move the view's centre to the origin, turn by the bearing
+        // (the inverse of the map's counter-clockwise turn on screen), then to the buffer's centre.
+        cairo_matrix_init_translate(&m, Double(width) / 2, Double(height) / 2)
+        cairo_matrix_rotate(&m, camera.bearing * Double.pi / 180)
+        cairo_matrix_translate(&m, -(deviceOrigin.x + camera.size.width * s / 2), -(deviceOrigin.y + camera.size.height * s / 2))
+        cairo_pattern_set_matrix(pattern, &m)
+        cairo_pattern_set_filter(pattern, moving ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR)
+        cairo_set_source(cr, pattern)
+        cairo_paint(cr)
+        cairo_pattern_destroy(pattern)
+        return exact
     }
 
     /// A missing tile's place filled from the nearest cached level: the same tile drawn for
@@ -188,4 +250,30 @@ public struct MapRenderer: Sendable {
             }
         }
     }
+}
+
+/// A grid cell on one world copy, to match a turned view's tiles with the unrotated box's.
+private struct TilePlace: Hashable {
+    var column: Int
+    var row: Int
+}
+
+/// The offscreen buffer of rotated frames, kept between frames: the box around a turning view
+/// changes size every frame, and a fresh 20 MB buffer a frame would cost more than the frame.
+/// It is made as large as the box can get (the view's diagonal, square), so one buffer serves
+/// every bearing; a frame uses its top-left `width` × `height`.
+final class RotationBuffer: Sendable {
+    private let image = Mutex<RasterImage?>(nil)
+
+    /// A buffer of at least `width` × `height` px, for a view whose box is at most `side` px.
+    func take(width: Int, height: Int, side: Int) -> RasterImage? {
+        let kept = image.withLock { kept -> RasterImage? in
+            defer { kept = nil }
+            return kept
+        }
+        if let kept, kept.width >= width, kept.height >= height, kept.width <= 2 * side { return kept }
+        return RasterImage(width: max(side, width), height: max(side, height), opaque: true, cleared: false)
+    }
+
+    func give(_ buffer: RasterImage) { image.withLock { $0 = buffer } }
 }

@@ -46,10 +46,39 @@ struct TileLabels {
             if a.s.text != b.s.text { return a.s.text < b.s.text }
             return a.s.featureIndex < b.s.featureIndex
         }
-        var drawn = 0
-        for c in candidates where drawn < Self.limit {
+        // Turning text into glyphs is most of a label's cost: a box guessed from the text's
+        // length rejects most candidates first (outside the tile or over a placed label),
+        // and after `attempts` tries the tile stops looking.
+        var drawn = 0, tried = 0
+        for c in candidates where drawn < Self.limit && tried < Self.attempts {
+            guard plausible(c.s, x: c.x, y: c.y) else { continue }
+            tried += 1
             if label(c.s, x: c.x, y: c.y) { drawn += 1 }
         }
+    }
+
+    /// At most this many candidates per tile are laid out in glyphs.
+    static let attempts = 36
+
+    /// Whether a box 0.45 em per character wide (narrower than any real text, so nothing
+    /// that would fit is refused) around the anchor fits the tile and clears the placed labels.
+    private func plausible(_ s: SymbolFeature, x: Double, y: Double) -> Bool {
+        let t = s.textStyle
+        let size = t.size * scale
+        let w = Double(s.text.count) * size * 0.45, h = size * 0.6
+        var x0 = x + t.offset.x * size, y0 = y + t.offset.y * size - h / 2
+        switch t.anchor {
+        case .left, .topLeft, .bottomLeft: break
+        case .right, .topRight, .bottomRight: x0 -= w
+        default: x0 -= w / 2
+        }
+        switch t.anchor {
+        case .top, .topLeft, .topRight: y0 += h / 2
+        case .bottom, .bottomLeft, .bottomRight: y0 -= h / 2
+        default: break
+        }
+        guard x0 >= 0, y0 >= 0, x0 + w <= pixelSize, y0 + h <= pixelSize else { return false }
+        return t.allowOverlap || !placed.contains { $0.x0 < x0 + w && x0 < $0.x1 && $0.y0 < y0 + h && y0 < $0.y1 }
     }
 
     private mutating func label(_ s: SymbolFeature, x: Double, y: Double) -> Bool {

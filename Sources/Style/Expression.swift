@@ -9,7 +9,7 @@ public enum Value: Sendable, Hashable {
     case color(StyleColor)
     case array([Value])
 
-    init(_ p: PropertyValue) {
+    public init(_ p: PropertyValue) {
         switch p {
         case .string(let s): self = .string(s)
         case .double(let d): self = .number(d)

@@ -213,7 +213,6 @@ public final class Style: Sendable {
             let only = style.sources.count == 1 ? style.sources[0].id : nil
             for l in style.layers {
                 var l = l
-                l.id = styles.count > 1 ? "\(l.id)" : l.id
                 l.source = renamed(l.source)
                 if l.type == .background && k > 0 {
                     guard let only else { continue }

@@ -28,6 +28,8 @@ public struct SymbolLayout: Sendable {
     public let placement: SymbolPlacement
     let spacing: Double
     let sortKey: Prop<Double>?
+    /// `text-font` mapped once when it does not depend on the feature (nearly always).
+    let constantFont: (families: [String], bold: Bool, italic: Bool)?
 
     init(layer l: StyleLayer, index: Int, zoom z: Double) {
         layerID = l.id
@@ -59,6 +61,19 @@ public struct SymbolLayout: Sendable {
         placement = SymbolPlacement(rawValue: Prop(e("symbol-placement"), zoom: z, default: "point", toString).constant ?? "point") ?? .point
         spacing = Prop(e("symbol-spacing"), zoom: z, default: 250, toNumber).constant ?? 250
         sortKey = e("symbol-sort-key").map { Prop($0, zoom: z, default: 0, toNumber) }
+        constantFont = font.constant.map(Self.families)
+    }
+
+    /// Fontconfig families (in order, no repeats) and the first font's weight and slant.
+    static func families(_ fonts: [String]) -> (families: [String], bold: Bool, italic: Bool) {
+        var families: [String] = []
+        var bold = false, italic = false
+        for (k, name) in fonts.enumerated() {
+            let mapped = fontconfig(name)
+            if !families.contains(mapped.family) { families.append(mapped.family) }
+            if k == 0 { bold = mapped.bold; italic = mapped.italic }
+        }
+        return (families.isEmpty ? ["DejaVu Sans"] : families, bold, italic)
     }
 
     /// `f`'s symbols (one per point, line part, or polygon), nil text skipped.
@@ -71,17 +86,7 @@ public struct SymbolLayout: Sendable {
         }
         guard !text.isEmpty else { return }
         var style = TextStyle()
-        let fonts = font.value(f)
-        style.fontFamilies = []
-        for name in fonts {
-            let mapped = Self.fontconfig(name)
-            if !style.fontFamilies.contains(mapped.family) { style.fontFamilies.append(mapped.family) }
-            if name == fonts.first {
-                style.bold = mapped.bold
-                style.italic = mapped.italic
-            }
-        }
-        if style.fontFamilies.isEmpty { style.fontFamilies = ["DejaVu Sans"] }
+        (style.fontFamilies, style.bold, style.italic) = constantFont ?? Self.families(font.value(f))
         style.size = size.value(f)
         style.color = color.value(f)
         style.haloColor = haloColor.value(f)
@@ -163,6 +168,8 @@ public struct SymbolLayout: Sendable {
             k += 2
         }
         if !inside, let w = widest { cx = (w.0 + w.1) / 2 }
+        // Cancellation in a huge ring's area can throw the centroid far off: keep it in range.
+        guard cx.isFinite, cy.isFinite, abs(cx) < 2e9, abs(cy) < 2e9 else { return ring[0] }
         return TilePoint(x: Int32(clamping: Int(cx.rounded())), y: Int32(clamping: Int(cy.rounded())))
     }
 

@@ -93,6 +93,10 @@ public struct DrawLayer: Sendable {
     public let sourceLayer: String?
     public let kind: Kind
     let filter: Expr?
+    /// A condition every feature the filter passes meets: property `key` is one of `values`
+    /// (from a top-level `in`, `==` or `match`-free `all` of them). A painter may visit only
+    /// the features with those values (an index per tile), then apply the whole filter.
+    public let prefilter: (key: String, values: Set<Value>)?
 
     /// Whether the layer draws `f` (its filter, and the geometry its type takes).
     @inline(__always)
@@ -158,10 +162,24 @@ public struct ZoomStyle: Sendable {
             case .raster, .hillshade, .heatmap:
                 continue
             }
-            out.append(DrawLayer(id: l.id, index: index, source: l.source, sourceLayer: l.sourceLayer, kind: kind, filter: filter))
+            out.append(DrawLayer(id: l.id, index: index, source: l.source, sourceLayer: l.sourceLayer, kind: kind, filter: filter,
+                                 prefilter: filter.flatMap(Self.prefilter)))
         }
         layers = out
         background = out.lazy.compactMap { if case .background(let c) = $0.kind { return c }; return nil }.first ?? .white
+    }
+
+    /// The property membership a filter requires of every feature it passes, if it has one.
+    static func prefilter(_ e: Expr) -> (key: String, values: Set<Value>)? {
+        switch e {
+        case .inArray(.get(let k), .literal(.array(let values))): return (k, Set(values))
+        case .inSet(.get(let k), let set): return (k, set)
+        case .compare(.eq, .get(let k), .literal(let v)) where v != .null: return (k, [v])
+        case .all(let es):
+            for e in es { if let p = prefilter(e) { return p } }
+            return nil
+        default: return nil
+        }
     }
 
     /// A colour property with an opacity property folded into its alpha.

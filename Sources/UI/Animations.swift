@@ -18,6 +18,8 @@ struct CameraAnimation {
     var focus: ScreenPoint
     /// Where the centre should end up, when the animation moves the map too.
     var targetCenter: WorldPoint?
+    /// The bearing to end at, turning about `focus` the short way round (nil: keep it).
+    var targetBearing: Double?
 
     func camera(at time: Double) -> MapCamera {
         let k = easeOut((time - startTime) / duration)
@@ -27,6 +29,12 @@ struct CameraAnimation {
             var dx = target.x - start.center.x
             if dx > 128 { dx -= 256 } else if dx < -128 { dx += 256 }
             c.center = WorldPoint(x: start.center.x + dx * k, y: start.center.y + (target.y - start.center.y) * k)
+        }
+        if let target = targetBearing {
+            var turn = (target - start.bearing).truncatingRemainder(dividingBy: 360)
+            if turn > 180 { turn -= 360 } else if turn < -180 { turn += 360 }
+            // Exactly the target at the end, not a rounding error away from it.
+            c.setBearing(k >= 1 ? target : start.bearing + turn * k, around: focus)
         }
         c.setZoom(start.zoom + (targetZoom - start.zoom) * k, around: focus)
         return c

@@ -43,18 +43,45 @@ extension MeridianPage {
         }
     }
 
+    /// A right-button drag on the map turns it about the view's centre: dragging right turns
+    /// the map clockwise (`mouseRotationPerPixel` degrees per px). The left button is the
+    /// gesture system's; the right one is ours.
+    func handleRightDrag(_ f: PointerFrame) {
+        guard allowsRotation else { return }
+        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
+        for (button, pressed) in f.buttons where button == .right {
+            if pressed, mouseRotation == nil, let p = pointerOnMap {
+                stopMapMotion()
+                mouseRotation = (camera.bearing, p.x)
+            } else if !pressed, mouseRotation != nil {
+                mouseRotation = nil
+                invalidateMap()
+            }
+        }
+        if f.left { mouseRotation = nil }
+        if let r = mouseRotation, f.moved != nil, let p = pointerPosition {
+            let x = p.x - mapFrameInWindow.minX
+            var c = camera
+            c.setBearing(r.bearing - (x - r.x) * MeridianPage.mouseRotationPerPixel, around: centre)
+            setCamera(c)
+        }
+    }
+
     func handleTouchpad(_ g: TouchpadGesture) {
         switch g {
         case .pinchBegin:
             guard let p = pointerOnMap else { return }
             stopMapMotion()
-            touchpadPinch = (camera.worldPoint(at: ScreenPoint(x: p.x, y: p.y)), camera.zoom, p)
-        case .pinchUpdate(let dx, let dy, let scale, _):
+            touchpadPinch = (camera.worldPoint(at: ScreenPoint(x: p.x, y: p.y)), camera.zoom, p, camera.bearing, 0)
+        case .pinchUpdate(let dx, let dy, let scale, let rotation):
             guard var pinch = touchpadPinch, scale > 0, scale.isFinite else { return }
             pinch.at = Point(x: pinch.at.x + dx, y: pinch.at.y + dy)
+            // libinput's angle delta is clockwise degrees; the map turns with the fingers.
+            if allowsRotation, rotation.isFinite { pinch.twist += rotation }
             touchpadPinch = pinch
             var c = camera
             c.setZoom(pinch.zoom + log2(scale), around: ScreenPoint(x: pinch.at.x, y: pinch.at.y))
+            c.setBearing(pinch.bearing - pinch.twist, around: ScreenPoint(x: pinch.at.x, y: pinch.at.y))
             let s = c.screenPoint(ofWorld: pinch.anchor)
             c.pan(by: ScreenPoint(x: pinch.at.x - s.x, y: pinch.at.y - s.y))
             setCamera(c)
@@ -76,6 +103,13 @@ extension MeridianPage {
         guard k.state != .released else { return }
         let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
         let arrows: Set<String> = ["Left", "Right", "Up", "Down"]
+        if allowsRotation, k.modifiers.contains(.shift), k.keysym == "Left" || k.keysym == "Right" {
+            // MapLibre's keys: Shift+Left lowers the bearing, Shift+Right raises it. A turn
+            // still running continues from its target, so quick presses add up.
+            let base = cameraAnimation?.targetBearing ?? camera.bearing
+            animateBearing(to: base + (k.keysym == "Left" ? -1 : 1) * MeridianPage.keyRotationStep)
+            return
+        }
         if focusedTarget == "map", arrows.contains(k.keysym) {
             panMapWithArrow(k.keysym)
             return

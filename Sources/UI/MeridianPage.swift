@@ -17,6 +17,8 @@ public final class MeridianPage {
     let map: GestureView
     let zoomIn: GestureView
     let zoomOut: GestureView
+    /// Shown while the map is rotated; a tap turns north up.
+    let compass: GestureView
     private(set) var pinViews: [GestureView] = []
     private(set) var rowViews: [GestureView] = []
     public let gestures: GestureSystem
@@ -24,7 +26,12 @@ public final class MeridianPage {
     /// The map camera; its size is the map view's.
     public internal(set) var camera: MapCamera
     /// Where each pin stands, by pin id (`pin-<place id>`).
-    public internal(set) var pinCoordinates: [String: Coordinate] = [:]
+    public internal(set) var pinCoordinates: [String: Coordinate] = [:] {
+        didSet { updatePinWorldPoints() }
+    }
+    /// `pinCoordinates` in world coordinates, one per pin view: pins follow every camera frame,
+    /// and projecting them afresh each frame was the page's largest per-frame cost.
+    private var pinWorldPoints: [WorldPoint?] = []
     public internal(set) var selectedPin: String?
     public internal(set) var log: [LogEntry] = []
     /// The single tap the user made last on the map, shown as a callout until `calloutUntil`.
@@ -32,6 +39,8 @@ public final class MeridianPage {
     /// "Use two fingers to move the map" is shown until this time.
     public internal(set) var hintUntil: Double?
     public let showHitAreas: Bool
+    /// False with `--no-rotate`: nothing turns the map and the bearing stays 0.
+    public let allowsRotation: Bool
     /// Keyboard focus: an index into `focusOrder`, or nil.
     public internal(set) var focusIndex: Int?
     /// The focus ring shows only once the keyboard is in use (a tap sets the focus quietly).
@@ -48,18 +57,22 @@ public final class MeridianPage {
     /// While fingers move the map: the world point that must stay under their centroid.
     var mapAnchor: WorldPoint?
     /// While fingers move the map: which fingers (count and serial sum) the anchor was set for,
-    /// and the zoom and pinch scale then. A change of fingers re-bases all three.
-    var mapFingers: (count: Int, serials: UInt64, zoom: Double, scale: Double)?
+    /// and the zoom, pinch scale, bearing and rotation then. A change of fingers re-bases them.
+    var mapFingers: (count: Int, serials: UInt64, zoom: Double, scale: Double, bearing: Double, rotation: Double)?
     /// Where the map's fingers were at the last change (window px), to carry the motion of the
     /// fingers that stay through a frame in which others land or lift.
     var mapFingerPositions: [(serial: UInt64, location: Point)] = []
     /// Touch ids (−1: the mouse) whose touch-down caught a glide or a fling: they are no tap.
     var caughtTouchIDs: Set<Int32> = []
     var zoomAtGestureStart = 0.0
+    /// Where (map y) the double-tap-and-drag began.
+    var quickZoomStartY = 0.0
+    /// A right-button drag turning the map: the bearing and pointer x when it started.
+    var mouseRotation: (bearing: Double, x: Double)?
     var scrollAtGestureStart = 0.0
     var modifiers: Modifiers = []
     var pointerPosition: Point?
-    var touchpadPinch: (anchor: WorldPoint, zoom: Double, at: Point)?
+    var touchpadPinch: (anchor: WorldPoint, zoom: Double, at: Point, bearing: Double, twist: Double)?
 
     public private(set) var now = 0.0
     /// Buffer pixels per logical pixel, so a settled zoom can be made crisp for the renderer.
@@ -79,6 +92,7 @@ public final class MeridianPage {
     var mapTap: TapGestureRecognizer { graph.mapTap }
     var mapTwoFingerTap: TapGestureRecognizer { graph.mapTwoFingerTap }
     var mapObserver: TapGestureRecognizer { graph.mapObserver }
+    var mapRotate: RotationGestureRecognizer { graph.mapRotate }
 
     /// Pixels of vertical drag per zoom level in double-tap-and-drag.
     public static let quickZoomPixelsPerLevel = PageGestureGraph.quickZoomPixelsPerLevel
@@ -87,6 +101,12 @@ public final class MeridianPage {
     public static let calloutDuration = 4000.0
     /// Animated zooms (double tap, buttons, keys) take this long, in ms.
     public static let zoomAnimationDuration = 250.0
+    /// The compass's turn back to north takes this long, in ms.
+    public static let northUpAnimationDuration = 300.0
+    /// Shift+Left/Right turn the map by this many degrees (MapLibre GL JS's bearing step).
+    public static let keyRotationStep = 15.0
+    /// A right-button drag turns the map this many degrees per px moved sideways.
+    public static let mouseRotationPerPixel = 0.5
 
     public struct Configuration: Sendable {
         public var width: Double
@@ -94,13 +114,17 @@ public final class MeridianPage {
         public var center: Coordinate?
         public var zoom: Double?
         public var showHitAreas: Bool
+        /// Two-finger twists, touchpad rotation, Shift+arrows and right-button drags turn the map.
+        public var allowsRotation: Bool
 
-        public init(width: Double, height: Double, center: Coordinate? = nil, zoom: Double? = nil, showHitAreas: Bool = false) {
+        public init(width: Double, height: Double, center: Coordinate? = nil, zoom: Double? = nil, showHitAreas: Bool = false,
+                    allowsRotation: Bool = true) {
             self.width = width
             self.height = height
             self.center = center
             self.zoom = zoom
             self.showHitAreas = showHitAreas
+            self.allowsRotation = allowsRotation
         }
     }
 
@@ -108,12 +132,15 @@ public final class MeridianPage {
         layout = PageLayout(windowWidth: configuration.width, windowHeight: configuration.height)
         self.places = places
         showHitAreas = configuration.showHitAreas
+        allowsRotation = configuration.allowsRotation
         window = GestureView(name: "window", frame: Rect(x: 0, y: 0, width: layout.windowWidth, height: layout.windowHeight))
         page = GestureView(name: "page", frame: window.frame)
         map = GestureView(name: "map", frame: layout.mapFrame)
         map.clipsToBounds = true
         zoomIn = GestureView(name: "zoomIn", frame: layout.zoomInFrame)
         zoomOut = GestureView(name: "zoomOut", frame: layout.zoomOutFrame)
+        compass = GestureView(name: "compass", frame: layout.compassFrame)
+        compass.isHidden = true
         camera = MapCamera(center: configuration.center ?? HelsinkiPlaces.startCenter,
                            zoom: configuration.zoom ?? HelsinkiPlaces.startZoom,
                            size: ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height),
@@ -130,7 +157,7 @@ public final class MeridianPage {
             pins.append(pin)
         }
         // Buttons above the pins: added last, hit first.
-        for button in [zoomIn, zoomOut] {
+        for button in [zoomIn, zoomOut, compass] {
             button.hitInsets = EdgeInsets.enlarging(button.frame.size, toAtLeast: PageLayout.minimumTarget)
             map.addChild(button)
         }
@@ -140,10 +167,11 @@ public final class MeridianPage {
             page.addChild(row)
             rows.append(row)
         }
-        graph = PageGestureGraph(page: page, map: map, pins: pins, targets: [zoomIn, zoomOut] + rows)
+        graph = PageGestureGraph(page: page, map: map, pins: pins, targets: [zoomIn, zoomOut, compass] + rows)
         pinViews = pins
         rowViews = rows
         for place in places { pinCoordinates["pin-\(place.id)"] = place.coordinate }
+        updatePinWorldPoints()   // observers do not run inside the initializer
         layoutPins()
         wireGestures()
     }
@@ -168,9 +196,14 @@ public final class MeridianPage {
 
     /// Pin views follow the camera: centred on their coordinate.
     func layoutPins() {
-        for pin in pinViews {
-            guard let c = pinCoordinates[pin.name] else { continue }
-            let p = camera.screenPoint(of: c)
+        let center = camera.center, views = pinViews, worlds = pinWorldPoints
+        for i in 0..<min(views.count, worlds.count) {
+            guard var w = worlds[i] else { continue }
+            let pin = views[i]
+            // The copy of the pin nearest the centre, across the antimeridian.
+            let dx = w.x - center.x
+            w.x = center.x + dx - WebMercator.tileSize * (dx / WebMercator.tileSize).rounded()
+            let p = camera.screenPoint(ofWorld: w)
             pin.frame = Rect(x: p.x - PageLayout.pinSize / 2, y: p.y - PageLayout.pinSize / 2,
                              width: PageLayout.pinSize, height: PageLayout.pinSize)
             // A pin scrolled out of the map is neither drawn nor hit (the map clips its children).
@@ -179,9 +212,14 @@ public final class MeridianPage {
         }
     }
 
+    private func updatePinWorldPoints() {
+        pinWorldPoints = pinViews.map { v in pinCoordinates[v.name].map(WebMercator.world) }
+    }
+
     func setCamera(_ c: MapCamera) {
         guard c != camera else { return }
         camera = c
+        compass.isHidden = c.bearing == 0
         layoutPins()
         invalidateMap()
     }
@@ -194,6 +232,7 @@ public final class MeridianPage {
         map.frame = layout.mapFrame
         zoomIn.frame = layout.zoomInFrame
         zoomOut.frame = layout.zoomOutFrame
+        compass.frame = layout.compassFrame
         for (i, row) in rowViews.enumerated() { row.frame = layout.rowFrame(i) }
         var c = camera
         c.size = ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height)
@@ -235,7 +274,8 @@ public final class MeridianPage {
     /// True while a finger or the mouse is moving the map, or the map moves by itself: the renderer
     /// may then show whole-pixel tile offsets instead of exact positions.
     public var isMapMoving: Bool {
-        isAnimating || [mapPan, mapPinch, mapMouseDrag, mapQuickZoom].contains { $0.state.isActive } || touchpadPinch != nil
+        isAnimating || [mapPan, mapPinch, mapRotate, mapMouseDrag, mapQuickZoom].contains { $0.state.isActive } || touchpadPinch != nil
+            || mouseRotation != nil
     }
 
     public var needsFrame: Bool { dirty || isAnimating }
@@ -297,6 +337,7 @@ public final class MeridianPage {
                 caughtTouchIDs.remove(-1)
             }
             handleScroll(f)
+            handleRightDrag(f)
         case .key(let k):
             handleKey(k)
         case .keyboardFocus(_, let entered):

@@ -9,7 +9,8 @@ import Gestures
 /// ```
 /// page     pageScroll  Pan(max 1 finger), fingers only             one finger scrolls, the map included
 /// map      mapPan      Pan(2+ fingers)   ┐ the map's multi-finger  two fingers pan …
-///          mapPinch    Pinch             ┘ group: run together     … and zoom, together
+///          mapPinch    Pinch             │ group: run together     … and zoom, together
+///          mapRotate   Rotation          ┘                         … and turn, after a deliberate twist
 ///          mapMouseDrag Pan(mouse)                                 the mouse drags the map
 ///          mapDoubleTap Tap(2 taps)                                +1 zoom
 ///          mapQuickZoom LongPress(1 tap, 0 ms), requires doubleTap to fail   tap, then drag to zoom
@@ -43,6 +44,8 @@ public final class PageGestureGraph {
     public let mapTap = TapGestureRecognizer(name: "mapTap")
     public let mapTwoFingerTap = TapGestureRecognizer(name: "mapTwoFingerTap", touches: 2)
     public let mapObserver = TapGestureRecognizer(name: "mapObserver")
+    /// Two-finger rotation, in the map's group; disabled by `--no-rotate`.
+    public let mapRotate = RotationGestureRecognizer(name: "mapRotate")
     /// The map's multi-finger recognizers: they run together and move the camera together.
     public private(set) var mapGroup: [GestureRecognizer] = []
     /// Per pin (in the order given): its drag and its tap.
@@ -90,6 +93,9 @@ public final class PageGestureGraph {
         mapPan.slop = GestureConstants.twoFingerTapSlop
         mapTwoFingerTap.maximumSpreadChange = GestureConstants.scaleSlop
         mapQuickZoom.require(toFail: mapDoubleTap)
+        // A second finger on the map makes it a two-finger gesture, even when the double tap
+        // it waited for fails because of that finger.
+        mapQuickZoom.shouldBegin = { [unowned self] _ in mapPinch.numberOfTouches <= 1 }
         mapTap.require(toFail: mapDoubleTap)
         mapTap.require(toFail: mapQuickZoom)
         mapObserver.isObserver = true
@@ -100,6 +106,7 @@ public final class PageGestureGraph {
         tapLike = [mapDoubleTap, mapQuickZoom, mapTap, mapTwoFingerTap, mapObserver]
         addToMapGroup(mapPan)
         addToMapGroup(mapPinch)
+        addToMapGroup(mapRotate)
 
         for pin in pins {
             let drag = PanGestureRecognizer(name: "\(pin.name)Drag", maximumTouches: 1)
@@ -157,6 +164,17 @@ public final class PageGestureGraph {
         [pageScroll] + [mapPan, mapPinch, mapMouseDrag, mapDoubleTap, mapQuickZoom, mapTap, mapTwoFingerTap, mapObserver]
             + mapGroup.filter { g in ![mapPan, mapPinch].contains { $0 === g } }
             + zip(pinDrags, pinTaps).flatMap { [$0 as GestureRecognizer, $1] } + targetTaps
+    }
+
+    /// Removes every action (the benchmark's "graph alone" figure); the relations stay.
+    public func unbindActions() {
+        for r in all {
+            r.onStateChange = nil
+            (r as? PanGestureRecognizer)?.action = nil
+            (r as? PinchGestureRecognizer)?.action = nil
+            (r as? TapGestureRecognizer)?.action = nil
+            (r as? LongPressGestureRecognizer)?.action = nil
+        }
     }
 
     /// Whether a map gesture of the multi-finger group is running.

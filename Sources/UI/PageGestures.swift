@@ -6,7 +6,8 @@ import Render
 
 /// What each recognizer of the page's gesture graph (PageGestureGraph.swift) does. The rules:
 /// - One finger anywhere scrolls the page, the map included (a cooperative map, with a hint);
-///   two fingers on the map pan and pinch it together; the mouse drags the map.
+///   two fingers on the map pan, pinch and (after a deliberate twist) rotate it together; the
+///   mouse drags the map.
 /// - The map's single tap waits for the double tap and the double-tap-and-drag to fail, so a
 ///   double tap never also reports a tap; the observer sees taps and never takes them.
 /// - Pins and buttons sit deeper than the map and the page, so a drag that starts on a pin
@@ -17,6 +18,8 @@ extension MeridianPage {
     func wireGestures() {
         graph.catches = { [unowned self] touch in caughtTouchIDs.contains(touch.kind == .mouse ? -1 : touch.id) }
         pageScroll.action = { [unowned self] pan in pageScrolled(pan) }
+        mapRotate.isEnabled = allowsRotation
+        mapRotate.action = { [unowned self] _ in mapMovedByFingers() }
         mapPan.action = { [unowned self] _ in mapMovedByFingers() }
         mapPinch.action = { [unowned self] _ in mapMovedByFingers() }
         mapMouseDrag.action = { [unowned self] drag in mapDragged(drag) }
@@ -44,13 +47,18 @@ extension MeridianPage {
         }
 
         for (pin, (drag, tap)) in zip(pinViews, zip(graph.pinDrags, graph.pinTaps)) { wirePin(pin, drag: drag, tap: tap) }
-        let targets = [zoomIn, zoomOut] + rowViews
+        let targets = [zoomIn, zoomOut, compass] + rowViews
         for (target, tap) in zip(targets, graph.targetTaps) {
             if target === zoomIn || target === zoomOut {
                 let delta = target === zoomIn ? 1.0 : -1.0
                 tap.action = { [unowned self, unowned target] tap in
                     guard tap.state == .recognized else { return }
                     activateZoomButton(target.name, delta: delta)
+                }
+            } else if target === compass {
+                tap.action = { [unowned self] tap in
+                    guard tap.state == .recognized else { return }
+                    activateCompass()
                 }
             } else if let i = rowViews.firstIndex(where: { $0 === target }) {
                 let place = places[i]
@@ -178,8 +186,9 @@ extension MeridianPage {
 
     /// Fingers on the map: zoom follows the pinch, and the world point that was under the
     /// fingers' centroid is kept under the centroid — whichever recognizer reports first, the
-    /// result is the same. When a finger lands or lifts, the anchor, the zoom and the pinch scale
-    /// are re-based on the fingers now down, so changing fingers never moves the map.
+    /// result is the same; the bearing follows the rotation's angle once it has begun. When a
+    /// finger lands or lifts, the anchor, the zoom, the pinch scale, the bearing and the
+    /// rotation are re-based on the fingers now down, so changing fingers never moves the map.
     private func mapMovedByFingers() {
         guard graph.isMapGroupActive else {
             if mapFingers != nil {
@@ -203,14 +212,15 @@ extension MeridianPage {
             // they did before; then everything is re-based on the fingers down now.
             followStayingFingers(of: lead)
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: centroid.x, y: centroid.y))
-            mapFingers = (count, serials, camera.zoom, mapPinch.scale)
+            mapFingers = (count, serials, camera.zoom, mapPinch.scale, camera.bearing, mapRotate.rotation)
         } else if mapFingers == nil {
             stopMapMotion()
             // From where these fingers were when they all were down, slop included.
             let sameFingers = mapPan.state.isActive && mapPan.numberOfTouches == count
             let start = sameFingers ? centroid - mapPan.translation(in: map) : centroid
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: start.x, y: start.y))
-            mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale)
+            // A rotation counts from its own begin (its threshold is not applied), like the pinch from 1.
+            mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale, camera.bearing, 0)
         }
         rememberFingerPositions(of: lead)
         guard let f = mapFingers else { return }
@@ -218,11 +228,21 @@ extension MeridianPage {
         if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite, f.scale > 0 {
             c.setZoom(f.zoom + log2(mapPinch.scale / f.scale), around: ScreenPoint(x: centroid.x, y: centroid.y))
         }
+        if mapRotate.state.isActive {
+            // A clockwise twist turns the map clockwise: the bearing decreases.
+            c.setBearing(f.bearing - (mapRotate.rotation - f.rotation), around: ScreenPoint(x: centroid.x, y: centroid.y))
+        }
         if let anchor = mapAnchor {
             let s = c.screenPoint(ofWorld: anchor)
             c.pan(by: ScreenPoint(x: centroid.x - s.x, y: centroid.y - s.y))
         }
         setCamera(c)
+    }
+
+    /// The compass: north up again, turning about the map's centre.
+    func activateCompass() {
+        record("targetTap", [("id", .text(compass.name))])
+        animateBearing(to: 0)
     }
 
     private func rememberFingerPositions(of r: GestureRecognizer) {
@@ -276,11 +296,14 @@ extension MeridianPage {
         case .began:
             stopMapMotion()
             zoomAtGestureStart = camera.zoom
+            // Measured from where it began (it may wait for the double tap to fail while the
+            // finger moves a little), so it never jumps.
+            quickZoomStartY = press.location(in: map).y
             fallthrough
         case .changed:
             // Down zooms in, up zooms out, anchored where the second tap landed.
             let anchor = press.pressLocation(in: map)
-            let dy = press.location(in: map).y - anchor.y
+            let dy = press.location(in: map).y - quickZoomStartY
             var c = camera
             c.setZoom(zoomAtGestureStart + dy / MeridianPage.quickZoomPixelsPerLevel, around: ScreenPoint(x: anchor.x, y: anchor.y))
             setCamera(c)
@@ -343,6 +366,17 @@ extension MeridianPage {
         let z = min(max(zoom, camera.minZoom), camera.maxZoom)
         cameraAnimation = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
                                           targetZoom: z, focus: p, targetCenter: nil)
+        invalidateMap()
+    }
+
+    /// Turns the map to `bearing` about the view's centre, the short way round, animated.
+    func animateBearing(to bearing: Double) {
+        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
+        stopMapMotion()
+        var a = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.northUpAnimationDuration,
+                                targetZoom: camera.zoom, focus: centre, targetCenter: nil)
+        a.targetBearing = bearing
+        cameraAnimation = a
         invalidateMap()
     }
 

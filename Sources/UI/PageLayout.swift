@@ -47,6 +47,11 @@ public struct PageLayout: Sendable, Equatable {
         Rect(x: zoomInFrame.minX, y: zoomInFrame.maxY + 20, width: PageLayout.buttonSize, height: PageLayout.buttonSize)
     }
 
+    /// The compass, in map coordinates: under the zoom buttons, shown while the map is rotated.
+    public var compassFrame: Rect {
+        Rect(x: zoomInFrame.minX, y: zoomOutFrame.maxY + 20, width: PageLayout.buttonSize, height: PageLayout.buttonSize)
+    }
+
     /// Where the paragraphs after the list start.
     public func moreContentTop(rows: Int) -> Double { rowFrame(rows).minY + 24 }
 

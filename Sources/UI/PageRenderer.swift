@@ -1,4 +1,6 @@
 import CCairo
+import Glibc
+import Input
 import Geo
 import Gestures
 import Render
@@ -151,6 +153,7 @@ public final class PageRenderer {
         drawPins(page, cr)
         drawCallout(page, cr)
         drawButtons(page, cr)
+        drawCompass(page, cr)
         if page.hintUntil != nil { drawHint(page, cr) }
         cairo_restore(cr)
     }
@@ -191,6 +194,30 @@ public final class PageRenderer {
                 cairo_line_to(cr, c.x, c.y + 8)
             }
             cairo_stroke(cr)
+        }
+    }
+
+    /// A needle whose red half points north, on a white button, while the map is rotated.
+    private func drawCompass(_ page: MeridianPage, _ cr: OpaquePointer) {
+        guard !page.compass.isHidden else { return }
+        let f = page.compass.frame, c = f.center
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.2)
+        roundedRect(cr, Rect(x: f.minX, y: f.minY + 1, width: f.size.width, height: f.size.height), radius: 6)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        roundedRect(cr, f, radius: 6)
+        cairo_fill(cr)
+        // North on screen is (-sin b, -cos b); the needle is a thin diamond along it.
+        let b = page.camera.bearing * Double.pi / 180
+        let north = Point(x: -sin(b), y: -cos(b)), across = Point(x: -north.y, y: north.x)
+        let length = 11.0, width = 4.0
+        for (sign, color) in [(1.0, (r: 0.85, g: 0.20, b: 0.18)), (-1.0, Palette.muted)] {
+            set(cr, color)
+            cairo_move_to(cr, c.x + sign * north.x * length, c.y + sign * north.y * length)
+            cairo_line_to(cr, c.x + across.x * width, c.y + across.y * width)
+            cairo_line_to(cr, c.x - across.x * width, c.y - across.y * width)
+            cairo_close_path(cr)
+            cairo_fill(cr)
         }
     }
 

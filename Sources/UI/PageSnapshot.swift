@@ -24,6 +24,8 @@ public struct PageSnapshot: Sendable {
     public var focused: String?
     public var observedMapTaps: Int
     public var hintVisible: Bool
+    /// The compass direction that points up, degrees clockwise from north in [0, 360).
+    public var bearing = 0.0
 }
 
 extension MeridianPage {
@@ -38,15 +40,17 @@ extension MeridianPage {
                                 coordinate: pinCoordinates[v.name])
         }
         var targets: [PageSnapshot.Target] = []
-        for v in [zoomIn, zoomOut] {
+        for v in [zoomIn, zoomOut, compass] where !v.isHidden {
             targets.append(.init(id: v.name, frame: windowRect(map, v.frame), hitFrame: windowRect(map, v.frame.inset(by: v.hitInsets))))
         }
         for v in rowViews {
             targets.append(.init(id: v.name, frame: windowRect(page, v.frame), hitFrame: windowRect(page, v.frame.inset(by: v.hitInsets))))
         }
-        return PageSnapshot(scrollY: scrollY, contentHeight: contentHeight, mapFrame: mapFrameInWindow,
+        var snapshot = PageSnapshot(scrollY: scrollY, contentHeight: contentHeight, mapFrame: mapFrameInWindow,
                             center: camera.centerCoordinate, zoom: camera.zoom, span: camera.span, pins: pins,
                             targets: targets, log: log, selectedPin: selectedPin, focused: focusedTarget,
                             observedMapTaps: observedMapTaps, hintVisible: hintUntil != nil)
+        snapshot.bearing = camera.bearing
+        return snapshot
     }
 }

@@ -20,6 +20,8 @@ struct FramePacer {
     private var planned: Double?
     /// The most recent drawing times (ms), newest last.
     private var draws: [Double] = []
+    /// Arrival times of the most recent input frames, newest last.
+    private var inputs: [Double] = []
 
     static let minimumMargin = 1.0
     static let maximumMargin = 4.0
@@ -42,6 +44,22 @@ struct FramePacer {
         guard duration.isFinite, duration >= 0 else { return }
         draws.append(min(duration, 1000))
         if draws.count > FramePacer.drawWindow { draws.removeFirst(draws.count - FramePacer.drawWindow) }
+    }
+
+    /// An input frame arrived at `time`.
+    mutating func input(at time: Double) {
+        inputs.append(time)
+        if inputs.count > 9 { inputs.removeFirst(inputs.count - 9) }
+    }
+
+    /// Whether input comes faster than the display refreshes, so that a frame started late
+    /// shows more of it. When it does not, starting late gains nothing (the frame makes the
+    /// same vblank drawn at once) and risks missing it, so frames start at once.
+    func foldsInput(now: Double) -> Bool {
+        // Input that stopped a while ago (an animation running on) says nothing.
+        guard let p = period, inputs.count >= 3, let newest = inputs.last, now - newest < 100 else { return false }
+        let gaps = zip(inputs.dropFirst(), inputs).map { $0 - $1 }.sorted()
+        return gaps[gaps.count / 2] < p * 0.9
     }
 
     /// The output's mode, used for the period until presentation feedback says better.
@@ -108,7 +126,18 @@ struct FramePacer {
             planned = target(startingAt: now)
         }
         guard let v = planned else { return nil }
-        let start = v - drawEstimate - margin
+        let late = v - drawEstimate - margin
+        let start: Double
+        if foldsInput(now: now) {
+            start = late
+        } else if let last = lastTarget, now < last {
+            // A commit for an earlier vblank is still to be shown: drawing now would replace
+            // it (two commits for one refresh). Wait until it is on screen.
+            start = min(late, last + 1)
+        } else {
+            // Starting late would show nothing more: draw at once, for the vblank it makes.
+            start = now
+        }
         // The loop's poll sleeps whole milliseconds: within one of the start is on time.
         guard now < start - 1 else { return .draw(target: v) }
         return .wait(until: start)

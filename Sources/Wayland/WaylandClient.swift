@@ -199,6 +199,7 @@ public final class WaylandClient {
 
     func deliver(_ frame: InputFrame) {
         let arrival = latencyProbe.map { _ in monotonicMilliseconds() }
+        pacer.input(at: arrival ?? monotonicMilliseconds())
         app?.handle(frame)
         if let arrival, let app { latencyProbe?.delivered(frame, at: arrival, visible: app.needsFrame) }
     }

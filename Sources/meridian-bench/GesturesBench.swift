@@ -27,12 +27,21 @@ enum GesturesBench {
         var all: [Double] = []
         var allCPU: [Double] = []
         var steady: [Double] = []
+        var steadyCPU: [Double] = []
+        var graphOnly: [Double] = []
+        var graphOnlyCPU: [Double] = []
         let runs = 15
         for _ in 0..<runs {
+            // Interleaved, so the page and the bare graph see the same machine.
             let whole = play(stream, range: 0..<stream.frames.count)
             all.append(whole.ns / Double(stream.frames.count))
             allCPU.append(whole.cpuNs / Double(stream.frames.count))
-            steady.append(playSteady(stream).ns / Double(stream.steadyRange.count))
+            let calm = playSteady(stream)
+            steady.append(calm.ns / Double(stream.steadyRange.count))
+            steadyCPU.append(calm.cpuNs / Double(stream.steadyRange.count))
+            let bare = play(stream, range: 0..<stream.frames.count, graphOnly: true)
+            graphOnly.append(bare.ns / Double(stream.frames.count))
+            graphOnlyCPU.append(bare.cpuNs / Double(stream.frames.count))
         }
         Bench.emit([("suite", "gestures"), ("metric", "ns_per_frame"), ("recognizers", recognizerCount),
                     ("frames", stream.frames.count), ("median", Bench.quantile(all, 0.5)),
@@ -45,6 +54,17 @@ enum GesturesBench {
         Bench.emit([("suite", "gestures"), ("metric", "steady_ns_per_frame"), ("recognizers", recognizerCount),
                     ("frames", stream.steadyRange.count), ("median", Bench.quantile(steady, 0.5)),
                     ("p90", Bench.quantile(steady, 0.9)), ("runs", runs)])
+        Bench.emit([("suite", "gestures"), ("metric", "steady_cpu_ns_per_frame"), ("recognizers", recognizerCount),
+                    ("frames", stream.steadyRange.count), ("median", Bench.quantile(steadyCPU, 0.5)),
+                    ("p90", Bench.quantile(steadyCPU, 0.9)), ("runs", runs)])
+        // The shipped graph alone: the same tree and recognizers with no actions bound, fed
+        // straight to the GestureSystem (the gesture layer's own cost, without the page's camera).
+        Bench.emit([("suite", "gestures"), ("metric", "graph_ns_per_frame"), ("recognizers", recognizerCount),
+                    ("frames", stream.frames.count), ("median", Bench.quantile(graphOnly, 0.5)),
+                    ("p90", Bench.quantile(graphOnly, 0.9)), ("runs", runs)])
+        Bench.emit([("suite", "gestures"), ("metric", "graph_cpu_ns_per_frame"), ("recognizers", recognizerCount),
+                    ("frames", stream.frames.count), ("median", Bench.quantile(graphOnlyCPU, 0.5)),
+                    ("p90", Bench.quantile(graphOnlyCPU, 0.9)), ("runs", runs)])
 
         guard let counter = MallocCounter() else {
             Bench.progress("gestures: allocation count skipped (run scripts/count-gesture-allocs.sh to preload the counter)")
@@ -75,38 +95,36 @@ enum GesturesBench {
     }
 
     /// Feeds `range` of the stream to a fresh page; returns the time taken (and allocations made).
-    private static func play(_ stream: BenchStream, range: Range<Int>, counter: MallocCounter? = nil)
+    private static func play(_ stream: BenchStream, range: Range<Int>, counter: MallocCounter? = nil, graphOnly: Bool = false)
         -> (ns: Double, cpuNs: Double, allocations: Int) {
         let page = BenchLayout.page()
+        if graphOnly { page.graph.unbindActions() }
         let frames = stream.frames
         let before = counter?.count() ?? 0
-        let start = Bench.now(), startCPU = threadCPUTime()
-        for i in range { page.handle(frames[i]) }
-        let ns = Double(Bench.now() - start), cpuNs = Double(threadCPUTime() - startCPU)
+        let start = Bench.now(), startCPU = Bench.threadCPUTime()
+        if graphOnly {
+            for i in range { page.gestures.handle(frames[i]) }
+        } else {
+            for i in range { page.handle(frames[i]) }
+        }
+        let ns = Double(Bench.now() - start), cpuNs = Double(Bench.threadCPUTime() - startCPU)
         let allocations = Int((counter?.count() ?? 0) - before)
         withExtendedLifetime(page) {}
         return (ns, cpuNs, allocations)
     }
 
-    /// CPU time of this thread in nanoseconds.
-    private static func threadCPUTime() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
     /// Sets up the gestures before the steady segment untimed, then times the segment.
-    private static func playSteady(_ stream: BenchStream, counter: MallocCounter? = nil) -> (ns: Double, allocations: Int) {
+    private static func playSteady(_ stream: BenchStream, counter: MallocCounter? = nil) -> (ns: Double, cpuNs: Double, allocations: Int) {
         let page = BenchLayout.page()
         let frames = stream.frames
         for i in 0..<stream.steadyRange.lowerBound { page.handle(frames[i]) }
         let before = counter?.count() ?? 0
-        let start = Bench.now()
+        let start = Bench.now(), startCPU = Bench.threadCPUTime()
         for i in stream.steadyRange { page.handle(frames[i]) }
-        let ns = Double(Bench.now() - start)
+        let ns = Double(Bench.now() - start), cpuNs = Double(Bench.threadCPUTime() - startCPU)
         let allocations = Int((counter?.count() ?? 0) - before)
         withExtendedLifetime(page) {}
-        return (ns, allocations)
+        return (ns, cpuNs, allocations)
     }
 }
 

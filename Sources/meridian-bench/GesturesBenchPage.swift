@@ -16,7 +16,11 @@ struct BenchLayout {
     let zoomButton: Point
     let row: Point
 
-    static func page() -> MeridianPage { MeridianPage(.init(width: 800, height: 1280)) }
+    /// The shipped page; `MERIDIAN_GESTURES_ROTATE=0` builds it as `--no-rotate` does, to
+    /// see what the rotation costs.
+    static func page() -> MeridianPage {
+        MeridianPage(.init(width: 800, height: 1280, allowsRotation: getenv("MERIDIAN_GESTURES_ROTATE").map { String(cString: $0) } != "0"))
+    }
 
     init(_ page: MeridianPage) {
         let snap = page.snapshot
@@ -40,7 +44,8 @@ struct BenchLayout {
 /// A long input stream of what people do on the demo page, at 120 Hz, built once.
 struct BenchStream {
     private(set) var frames: [InputFrame] = []
-    /// Motion-only frames in the middle of running gestures (a two-finger map pan and pinch).
+    /// Motion-only frames in the middle of running gestures (a two-finger map pan, pinch and
+    /// rotation).
     private(set) var steadyRange = 0..<0
     private var time = 0.0
 
@@ -50,7 +55,8 @@ struct BenchStream {
         let dy = layout.map.minY - 420
         func at(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y + dy) }
         func by(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
-        // The steady segment first: a long two-finger pan-and-pinch on the map.
+        // The steady segment first: a long two-finger pan-pinch-and-twist on the map (the twist
+        // swings ±40°, so the rotation begins early and runs with the pan and pinch).
         s.touch([.down(id: 0, at: at(200, 700)), .down(id: 1, at: at(400, 700))])
         for i in 1...30 { s.touch([.moved(id: 0, to: at(200, 700 + Double(i))), .moved(id: 1, to: at(400, 700 + Double(i)))]) }
         let steadyStart = s.frames.count
@@ -58,7 +64,9 @@ struct BenchStream {
             let phase = Double(i) * 0.01
             let spread = 100 + 40 * sin(phase)
             let cx = 300 + 30 * sin(phase * 0.7), cy = 730 + 30 * cos(phase * 0.9)
-            s.touch([.moved(id: 0, to: at(cx - spread, cy)), .moved(id: 1, to: at(cx + spread, cy))])
+            let turn = 40 * sin(phase * 0.5) * Double.pi / 180
+            let ox = spread * cos(turn), oy = spread * sin(turn)
+            s.touch([.moved(id: 0, to: at(cx - ox, cy - oy)), .moved(id: 1, to: at(cx + ox, cy + oy))])
         }
         s.steadyRange = steadyStart..<s.frames.count
         s.touch([.up(id: 0, at: at(200, 730)), .up(id: 1, at: at(400, 730))])
@@ -80,6 +88,16 @@ struct BenchStream {
                          .moved(id: 1, to: at(350 + k, 700 + k * dir))])
             }
             s.touch([.up(id: 0, at: at(210, 700 + 40 * dir)), .up(id: 1, at: at(390, 700 + 40 * dir))])
+            s.wait(300)
+            // Two fingers twist the map 40° (the rotation begins after its threshold).
+            s.touch([.down(id: 0, at: at(220, 700)), .down(id: 1, at: at(380, 700))])
+            for i in 1...20 {
+                let a = Double(i) * 2 * dir * Double.pi / 180
+                s.touch([.moved(id: 0, to: at(300 - 80 * cos(a), 700 - 80 * sin(a))),
+                         .moved(id: 1, to: at(300 + 80 * cos(a), 700 + 80 * sin(a)))])
+            }
+            let end = 40 * dir * Double.pi / 180
+            s.touch([.up(id: 0, at: at(300 - 80 * cos(end), 700 - 80 * sin(end))), .up(id: 1, at: at(300 + 80 * cos(end), 700 + 80 * sin(end)))])
             s.wait(300)
             // A double tap and a double-tap-drag on the map.
             s.tap(id: 0, at: at(300, 700))

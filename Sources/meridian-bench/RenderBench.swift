@@ -9,6 +9,8 @@ import Tiles
 /// Twenty fixed viewports from the whole world down to Helsinki street level, at 1280x800,
 /// 1920x1200 and 2560x1600 (buffer scale 1), over the shipped MBTiles files:
 /// - `warm_pan_frame_ms`: a frame while a finger pans (tiles cached, whole-pixel compositing);
+/// - `rotated_warm_pan_frame_ms` (1920x1200 only): the same pan with the map turned to bearing
+///   37 (tiles composited into the box around the view, then turned in one pass);
 /// - `cold_frame_ms`: the cache emptied, every visible tile read, decoded and drawn on all
 ///   cores, then composited (`drawSynchronously`); the peer is Mapnik AGG drawing the same
 ///   view from the same files (scripts/bench/mapnik_render.py), timed around `mapnik.render`
@@ -50,6 +52,8 @@ enum RenderBench {
     static let dataFiles = ["data/world.mbtiles", "data/helsinki.mbtiles"]
     static let coldRuns = 5
     static let panFrames = 30
+    static let rotatedSize = "1920x1200"
+    static let rotatedBearing = 37.0
 
     static func run() {
         let paths = dataFiles.filter { FileManager.default.fileExists(atPath: $0) }
@@ -100,6 +104,7 @@ enum RenderBench {
             }
             defer { cairo_destroy(cr) }
             var cold: [Double] = [], warm: [Double] = [], peerTimes: [Double] = [], mlTimes: [Double] = []
+            var rotatedWarm: [Double] = [], warmCPU: [Double] = [], rotatedCPU: [Double] = []
             for view in views {
                 // A settled map sits at a crisp zoom (MapRenderer.crispZoom: within 0.3 % of the
                 // view's zoom), as the UI leaves it when a pinch ends.
@@ -116,7 +121,18 @@ enum RenderBench {
                 // Best of the runs, for both renderers: on a shared machine other processes only
                 // ever add time, and the 2-core parallel draw feels them more than Mapnik does.
                 cold.append(runs.min() ?? .nan)
-                if withWarm { warm.append(panFrames(renderer, camera, cr)) }
+                if withWarm {
+                    let (wall, cpu) = panFrames(renderer, camera, cr)
+                    warm.append(wall)
+                    warmCPU.append(cpu)
+                }
+                if withWarm, label == rotatedSize {
+                    var turned = camera
+                    turned.bearing = rotatedBearing
+                    let (wall, cpu) = panFrames(renderer, turned, cr)
+                    rotatedWarm.append(wall)
+                    rotatedCPU.append(cpu)
+                }
                 if let p = peer[label]?[view.name] { peerTimes.append(p) }
                 if let p = mlPeer[label]?[view.name] { mlTimes.append(p) }
                 Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  mapnik %@  maplibre %@", label, view.name,
@@ -125,7 +141,13 @@ enum RenderBench {
             }
             if withWarm {
                 Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label), ("style", style),
-                            ("median", Bench.quantile(warm, 0.5)), ("p90", Bench.quantile(warm, 0.9)), ("runs", warm.count)])
+                            ("median", Bench.quantile(warm, 0.5)), ("p90", Bench.quantile(warm, 0.9)), ("runs", warm.count),
+                            ("cpu_median", Bench.quantile(warmCPU, 0.5))])
+            }
+            if !rotatedWarm.isEmpty {
+                Bench.emit([("suite", "render"), ("metric", "rotated_warm_pan_frame_ms"), ("size", label), ("bearing", rotatedBearing),
+                            ("median", Bench.quantile(rotatedWarm, 0.5)), ("p90", Bench.quantile(rotatedWarm, 0.9)), ("runs", rotatedWarm.count),
+                            ("cpu_median", Bench.quantile(rotatedCPU, 0.5))])
             }
             var coldFields: [(String, Any)] = [("suite", "render"), ("metric", "cold_frame_ms"), ("size", label), ("style", style),
                                                ("median", Bench.quantile(cold, 0.5)), ("p90", Bench.quantile(cold, 0.9)), ("runs", cold.count)]
@@ -147,21 +169,23 @@ enum RenderBench {
         Bench.emit([("suite", "render"), ("metric", "peak_rss_mb"), ("median", Double(usage.ru_maxrss) / 1024), ("runs", 1)])
     }
 
-    /// The median time of a pan: the first frame fills the cache for a slightly larger view,
-    /// then `panFrames` frames move the map a few pixels each way, as a finger does.
-    static func panFrames(_ renderer: MapRenderer, _ camera: MapCamera, _ cr: OpaquePointer) -> Double {
+    /// The median time of a pan, wall clock and this thread's CPU time (on a shared machine
+    /// the CPU time is the steadier figure): the first frame fills the cache for a slightly
+    /// larger view, then `panFrames` frames move the map a few pixels each way, as a finger does.
+    static func panFrames(_ renderer: MapRenderer, _ camera: MapCamera, _ cr: OpaquePointer) -> (wall: Double, cpu: Double) {
         var margin = camera
         margin.size = ViewSize(width: camera.size.width + 64, height: camera.size.height + 64)
         renderer.cache.renderNow(renderer.tiles(for: margin))
         var moving = camera
-        var times: [Double] = []
+        var times: [Double] = [], cpu: [Double] = []
         for i in 0..<panFrames {
             let step = i % 10 < 5 ? 3.0 : -3.0
             moving.pan(by: ScreenPoint(x: step, y: step / 2))
-            let t0 = Bench.now()
+            let t0 = Bench.now(), c0 = Bench.threadCPUTime()
             renderer.draw(moving, into: cr, moving: true)
             times.append(Double(Bench.now() - t0) / 1e6)
+            cpu.append(Double(Bench.threadCPUTime() - c0) / 1e6)
         }
-        return Bench.quantile(times, 0.5)
+        return (Bench.quantile(times, 0.5), Bench.quantile(cpu, 0.5))
     }
 }

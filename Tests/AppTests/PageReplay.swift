@@ -39,11 +39,14 @@ struct Dump {
         return Coordinate(latitude: c["lat"] as? Double ?? .nan, longitude: c["lon"] as? Double ?? .nan)
     }
     var observedTaps: Int { map["observedTaps"] as? Int ?? -1 }
+    /// The compass direction that points up (0 when the dump predates rotation).
+    var bearing: Double { map["bearing"] as? Double ?? 0 }
     var focus: String? { raw["focus"] as? String }
 
     /// The map camera the dump describes, to turn window points into coordinates and back.
     var camera: MapCamera {
-        MapCamera(center: center, zoom: zoom, size: ViewSize(width: mapFrame.width, height: mapFrame.height), minZoom: 1, maxZoom: 19)
+        MapCamera(center: center, zoom: zoom, size: ViewSize(width: mapFrame.width, height: mapFrame.height), minZoom: 1, maxZoom: 19,
+                  bearing: bearing)
     }
 
     func coordinate(at p: P) -> Coordinate {

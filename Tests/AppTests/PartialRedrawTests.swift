@@ -98,7 +98,8 @@ import Testing
     @Test func threeRotatingBuffersRedrawingOnlyTheirDamageMatchFullRedrawsEveryFrame() throws {
         let r = try run(showTouches: false, buffers: 3)
         #expect(r.frames > 40)
-        #expect(r.partial > r.frames / 4, "most map-pan frames redraw only the map: \(r.partial) of \(r.frames)")
+        // The 20 frames of the two-finger pan damage only the map; the scrolls damage everything.
+        #expect(r.partial >= 15, "most map-pan frames redraw only the map: \(r.partial) of \(r.frames)")
     }
 
     @Test func twoBuffersAlternatingMatchToo() throws {

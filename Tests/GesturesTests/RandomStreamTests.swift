@@ -1,10 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Gestures
 import Input
 import XCTest
 
 /// Thousands of seeded random touch and mouse streams through the demo page: whatever the
-/// input, nothing crashes, every `began` gets exactly one `ended` or `cancelled`, and once every
-/// finger is up and the timers have run out, every recognizer is back in `possible`.
+/// input, nothing crashes, every `began` gets exactly one `ended` or `cancelled`, fingers
+/// landing or lifting without motion never move the map, and once every finger is up and the
+/// timers have run out, every recognizer is back in `possible`. Streams include deliberate
+/// two-finger twists, and a running rotation never turns on a frame where fingers only land or
+/// lift (finger churn without motion).
 final class RandomStreamTests: XCTestCase {
     func testRandomStreamsNeverLeaveAGestureStuckOrUnfinished() {
         var generator = SplitMix64(seed: 0x4D45_5249_4449_414E)
@@ -20,6 +26,8 @@ final class RandomStreamTests: XCTestCase {
         for kind in ["began", "ended", "cancelled", "failed"] {
             XCTAssertGreaterThan(reported[kind] ?? 0, 500, "too few '\(kind)' in the random streams")
         }
+        XCTAssertGreaterThan(reported["mapRotate began"] ?? 0, 50, "too few rotations in the random streams")
+        XCTAssertGreaterThan(reported["churn while rotating"] ?? 0, 20, "too few fingers landing or lifting mid-rotation")
     }
 
     /// Plays one stream; returns the first broken rule, or nil.
@@ -38,6 +46,7 @@ final class RandomStreamTests: XCTestCase {
                 let id = ObjectIdentifier(r)
                 let wasRunning = running[id] ?? false
                 counts[r.state.description, default: 0] += 1
+                if r === page.graph.mapRotate, r.state == .began { counts["mapRotate began", default: 0] += 1 }
                 switch r.state {
                 case .began:
                     if wasRunning { problem = problem ?? "\(r.name) began twice" }
@@ -75,6 +84,21 @@ final class RandomStreamTests: XCTestCase {
             let roll = rng.next() % 100
             time += [0, 4, 8, 8, 16, 30, 60, 120, 350][Int(rng.next() % 9)]
             switch roll {
+            case 50..<55 where down.count >= 2:
+                // A deliberate twist: two fingers turn about their middle by 4–40° either way.
+                let ids = down.keys.sorted().prefix(2)
+                let a = rng.uniform(4, 40) * (rng.next() % 2 == 0 ? 1 : -1) * Double.pi / 180
+                let p = ids.compactMap { down[$0] }
+                let c = Point(x: (p[0].x + p[1].x) / 2, y: (p[0].y + p[1].y) / 2)
+                var changes: [TouchChange] = []
+                for id in ids {
+                    guard let q = down[id] else { continue }
+                    let d = Point(x: q.x - c.x, y: q.y - c.y)
+                    let r = Point(x: c.x + d.x * cos(a) - d.y * sin(a), y: c.y + d.x * sin(a) + d.y * cos(a))
+                    down[id] = r
+                    changes.append(.moved(id: id, to: r))
+                }
+                system.handle(.touch(TouchFrame(time: time, changes: changes)))
             case 0..<55:
                 var changes: [TouchChange] = []
                 for _ in 0..<(1 + Int(rng.next() % 3)) {
@@ -95,7 +119,25 @@ final class RandomStreamTests: XCTestCase {
                         changes.append(.up(id: id, at: randomPoint())) // an id that is not down
                     }
                 }
+                let offset = page.mapOffset, zoom = page.mapZoom, logged = page.log.count
+                let rotation = page.graph.mapRotate
+                let (wasRotating, before) = (rotation.state.isActive, rotation.rotation)
                 system.handle(.touch(TouchFrame(time: time, changes: changes)))
+                let moves = changes.contains { if case .moved = $0 { return true } else { return false } }
+                if wasRotating, rotation.state.isActive, !moves {
+                    counts["churn while rotating", default: 0] += 1
+                    if abs(rotation.rotation - before) > 1e-9 {
+                        problem = problem ?? "a finger landing or lifting turned the map by \(rotation.rotation - before)°"
+                    }
+                }
+                // Finger churn: fingers landing or lifting without motion never move the map
+                // (a tap may zoom: the double tap, the two-finger tap, the zoom button).
+                if !moves {
+                    let zoomTap = page.log[logged...].contains { $0 == "doubleTapZoom" || $0 == "twoFingerTapZoom" || $0 == "targetTap zoomIn" }
+                    if page.mapOffset != offset || (!zoomTap && page.mapZoom != zoom) {
+                        problem = problem ?? "fingers landing or lifting moved the map: \(changes), offset \(offset) → \(page.mapOffset), zoom \(zoom) → \(page.mapZoom)"
+                    }
+                }
             case 55..<58:
                 down.removeAll()
                 system.handle(.touchCancel(time: time))

@@ -28,6 +28,16 @@ final class VelocityMomentumTests: XCTestCase {
         XCTAssertEqual(v.velocity(at: 96 + GestureConstants.velocityRestTime + 1), .zero)
     }
 
+    func testSamplesBeforeAPauseDoNotCount() {
+        var v = VelocityTracker()
+        // Fast for 40 ms, then the finger stops for 50 ms, then creeps on for 16 ms and lifts.
+        for i in 0...5 { v.add(Point(x: Double(i) * 16, y: 0), at: Double(i) * 8) }
+        v.add(Point(x: 81, y: 0), at: 90)
+        v.add(Point(x: 82, y: 0), at: 98)
+        v.add(Point(x: 83, y: 0), at: 106)
+        XCTAssertEqual(v.velocity(at: 106).x, 125, accuracy: 1e-6, "only the creep after the pause: 1 px per 8 ms")
+    }
+
     func testOneSampleIsNoVelocity() {
         var v = VelocityTracker()
         v.add(Point(x: 10, y: 10), at: 0)

@@ -10,7 +10,7 @@ final class MapRendererTests: XCTestCase {
     /// while the z2 parents put land at 256..512 and sea at 0..256.
     let camera = MapCamera(center: Coordinate(latitude: 0, longitude: 0), zoom: 3, size: ViewSize(width: 512, height: 512))
 
-    private func frame(_ renderer: MapRenderer, _ camera: MapCamera, moving: Bool, sync: Bool = false) throws -> (RasterImage, FrameReport) {
+    func frame(_ renderer: MapRenderer, _ camera: MapCamera, moving: Bool, sync: Bool = false) throws -> (RasterImage, FrameReport) {
         let image = try XCTUnwrap(RasterImage(width: Int(camera.size.width), height: Int(camera.size.height)))
         let cr = try XCTUnwrap(cairo_create(image.surface))
         defer { cairo_destroy(cr) }
@@ -18,7 +18,7 @@ final class MapRendererTests: XCTestCase {
         return (image, report)
     }
 
-    private func plainRenderer(_ source: FixtureSource, scale: Double = 1) -> MapRenderer {
+    func plainRenderer(_ source: FixtureSource, scale: Double = 1) -> MapRenderer {
         var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: [source]), scale: scale))
         r.showsScaleBar = false
         r.showsAttribution = false

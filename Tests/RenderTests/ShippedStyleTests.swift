@@ -127,3 +127,81 @@ final class ShippedStyleTests: XCTestCase {
         XCTAssertEqual(image.rgb(x: 200, y: 200), Palette.water, "the world's sea outside the city")
     }
 }
+
+/// The Shortbread and Protomaps styles on tiles in their schemas: land, water, a road, a
+/// building at known pixels.
+final class SchemaStyleTests: XCTestCase {
+    private func render(_ tile: VectorTile) throws -> RasterImage {
+        try XCTUnwrap(TileRasterizer(sources: [FixtureSource(every: tile)]).render(TileID(z: 16, x: 0, y: 0), scale: 1)).image
+    }
+
+    func testShortbreadLandWaterRoadAndBuilding() throws {
+        let tile = VectorTile(layers: [
+            Fixture.layer("ocean", [Fixture.rect(3072, 0, 4196, 4196)]),
+            Fixture.layer("land", [Fixture.rect(0, 0, 1024, 1024, props: ["kind": .string("forest")])]),
+            Fixture.layer("buildings", [Fixture.rect(0, 3072, 1024, 4096)]),
+            Fixture.layer("streets", [Fixture.line([(-100, 2048), (3000, 2048)], props: ["kind": .string("primary")])]),
+            Fixture.layer("place_labels", []),
+        ])
+        XCTAssertEqual(AutomaticStyle.make(for: [FixtureSource(every: tile)]).style.schema, "shortbread")
+        let image = try render(tile)
+        XCTAssertEqual(image.rgb(x: 128, y: 100), 0xF2EFE9, "land is the background")
+        XCTAssertEqual(image.rgb(x: 230, y: 100), Palette.water, "the ocean layer")
+        XCTAssertEqual(image.rgb(x: 30, y: 30), 0xC2DCB0, "forest")
+        XCTAssertEqual(image.rgb(x: 30, y: 230), 0xDBD2CA, "a building")
+        XCTAssertEqual(image.rgb(x: 100, y: 128), 0xFCE6B0, "a primary street")
+    }
+
+    func testProtomapsLandWaterRoadAndBuilding() throws {
+        let tile = VectorTile(layers: [
+            Fixture.layer("earth", [Fixture.rect(-100, -100, 3072, 4196)]),
+            Fixture.layer("water", [Fixture.rect(2000, 0, 2500, 1024)]),
+            Fixture.layer("buildings", [Fixture.rect(0, 3072, 1024, 4096)]),
+            Fixture.layer("roads", [Fixture.line([(-100, 2048), (3000, 2048)], props: ["kind": .string("major_road")])]),
+            Fixture.layer("places", []),
+        ])
+        XCTAssertEqual(AutomaticStyle.make(for: [FixtureSource(every: tile)]).style.schema, "protomaps")
+        let image = try render(tile)
+        XCTAssertEqual(image.rgb(x: 60, y: 100), 0xF2EFE9, "the earth layer is land")
+        XCTAssertEqual(image.rgb(x: 230, y: 100), Palette.water, "beyond the earth: the sea background")
+        XCTAssertEqual(image.rgb(x: 140, y: 30), Palette.water, "a water polygon")
+        XCTAssertEqual(image.rgb(x: 30, y: 230), 0xDBD2CA, "a building")
+        XCTAssertEqual(image.rgb(x: 100, y: 128), 0xFCE6B0, "a major road")
+    }
+
+    func testLineOffsetMovesALineToTheRightOfItsDirection() throws {
+        let style = try Style.parse(Array("""
+            {"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [
+              {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+              {"id": "l", "type": "line", "source": "s", "source-layer": "l",
+               "paint": {"line-color": "#000000", "line-width": 4, "line-offset": 20}}]}
+            """.utf8), path: "offset.json")
+        // Westward along y = 128 px: its right is north (up).
+        let tile = VectorTile(layers: [Fixture.layer("l", [Fixture.line([(4196, 2048), (-100, 2048)])])])
+        let r = TileRasterizer(sources: [StyledSource(id: "s", source: FixtureSource(every: tile))], style: style)
+        let image = try XCTUnwrap(r.render(TileID(z: 10, x: 0, y: 0), scale: 1)).image
+        XCTAssertEqual(image.rgb(x: 128, y: 108), 0x000000, "20 px to the right of travel")
+        XCTAssertEqual(image.rgb(x: 128, y: 128), 0xFFFFFF, "not on the line itself")
+        XCTAssertEqual(image.rgb(x: 128, y: 148), 0xFFFFFF)
+    }
+
+    func testNonsenseValuesDrawNothingBadAndTheLayersAfterThemStillDraw() throws {
+        let style = try Style.parse(Array("""
+            {"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [
+              {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+              {"id": "c", "type": "circle", "source": "s", "source-layer": "p", "paint": {"circle-radius": -5, "circle-stroke-width": 2}},
+              {"id": "d0", "type": "line", "source": "s", "source-layer": "l", "paint": {"line-width": 3, "line-dasharray": [0, 0]}},
+              {"id": "d1", "type": "line", "source": "s", "source-layer": "l", "paint": {"line-width": 3, "line-dasharray": [-1, 2, 3]}},
+              {"id": "w", "type": "line", "source": "s", "source-layer": "l", "paint": {"line-width": -4, "line-color": "nonsense"}},
+              {"id": "f", "type": "fill", "source": "s", "source-layer": "a", "paint": {"fill-color": "#00ff00", "fill-opacity": ["get", "missing"]}}]}
+            """.utf8), path: "nonsense.json")
+        let tile = VectorTile(layers: [
+            Fixture.layer("p", [VectorFeature(type: .point, parts: [[TilePoint(x: 100, y: 100)]])]),
+            Fixture.layer("l", [Fixture.line([(0, 3000), (4096, 3000)])]),
+            Fixture.layer("a", [Fixture.rect(2048, 0, 4096, 2048)]),
+        ])
+        let r = TileRasterizer(sources: [StyledSource(id: "s", source: FixtureSource(every: tile))], style: style)
+        let image = try XCTUnwrap(r.render(TileID(z: 10, x: 0, y: 0), scale: 1)).image
+        XCTAssertEqual(image.rgb(x: 200, y: 60), 0x00FF00, "the fill after the nonsense is drawn (opacity falls back to 1)")
+    }
+}

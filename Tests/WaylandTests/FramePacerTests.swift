@@ -5,12 +5,26 @@ import Testing
 @Suite struct FramePacerTests {
     let period = 1000.0 / 60
 
-    /// A pacer that has seen one frame presented and drawn frames taking about `draw` ms.
-    func pacer(draw: Double = 2) -> FramePacer {
+    /// A pacer that has seen one frame presented and drawn frames taking about `draw` ms, with
+    /// input arriving every `inputEvery` ms up to just before 1000 (a 240 Hz touch panel by default:
+    /// faster than the display, so a late start folds more of it in).
+    func pacer(draw: Double = 2, inputEvery: Double = 4.2) -> FramePacer {
         var p = FramePacer()
         for _ in 0..<50 { p.drew(duration: draw) }
         p.presented(at: 1000, refresh: period, target: nil)
+        for i in 0..<9 { p.input(at: 1000 - Double(8 - i) * inputEvery) }
         return p
+    }
+
+    @Test func inputSlowerThanTheDisplayIsDrawnAtOnce() {
+        // A 55 Hz touch panel on a 60 Hz display: a late start would make the same vblank.
+        var p = pacer(inputEvery: 18)
+        #expect(p.decide(now: 1001) == .draw(target: 1000 + period))
+    }
+
+    @Test func inputThatStoppedLongAgoFoldsNothing() {
+        var p = pacer()
+        #expect(p.decide(now: 1200) == .draw(target: 1000 + 13 * period))
     }
 
     @Test func withoutPresentationFeedbackItLeavesPacingToFrameCallbacks() {
