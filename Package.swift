@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "RenderTests", dependencies: ["Render", "Style", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "StyleTests", dependencies: ["Style", "Tiles"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
-        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Input", "Geo", "Render", "CCairo", "UI", "Gestures", "Places", "Wayland"]),
+        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Tiles", "Input", "Geo", "Render", "CCairo", "UI", "Gestures", "Places", "Wayland"]),
         // Start a real compositor (tests/compositor) and run the real meridian binary under it.
         .testTarget(name: "EndToEndTests", dependencies: ["CCairo"]),
     ]

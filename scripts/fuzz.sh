@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of every parser that reads outside data, with libFuzzer through the
 # Swift toolchain (swiftc -sanitize=fuzzer,address). See docs/RELIABILITY.md.
 #
-#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: trace | mvt | inflate | mbtiles | options | geojson | all
+#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: trace | mvt | inflate | mbtiles | pmtiles | options | geojson | all
 #
 # Each target is one file in Fuzz/, compiled with the sources of the module it exercises (so it
 # can call internal API such as MVTDecoder and Inflate) into .build/fuzz/TARGET. The corpus
@@ -17,11 +17,11 @@ export PATH="/opt/swift/usr/bin:$PATH"
 # prints its own stack and saves the input.
 export SWIFT_BACKTRACE=enable=no
 
-targets=(trace mvt inflate mbtiles options geojson)
+targets=(trace mvt inflate mbtiles pmtiles options geojson)
 target=${1:-}
 seconds=${2:-25}
 if [[ -z "$target" ]]; then
-    echo "usage: scripts/fuzz.sh trace|mvt|inflate|mbtiles|options|geojson|all [SECONDS]" >&2
+    echo "usage: scripts/fuzz.sh trace|mvt|inflate|mbtiles|pmtiles|options|geojson|all [SECONDS]" >&2
     exit 2
 fi
 
@@ -42,13 +42,15 @@ build() {
     local -a sources flags
     case $t in
         trace) sources=(Sources/Input/*.swift Fuzz/FuzzTrace.swift); flags=(-lm) ;;
-        mvt|inflate|mbtiles)
+        mvt|inflate|mbtiles|pmtiles)
             build_geo
             local file=Fuzz/FuzzMVT.swift
             [[ $t == inflate ]] && file=Fuzz/FuzzInflate.swift
             [[ $t == mbtiles ]] && file=Fuzz/FuzzMBTiles.swift
+            [[ $t == pmtiles ]] && file=Fuzz/FuzzPMTiles.swift
             sources=(Sources/Tiles/*.swift "$file")
-            flags=(-I "$out/modules" "$out/modules/Geo.o" -I Sources/CSQLite -I Sources/CZlib -lsqlite3 -lz) ;;
+            flags=(-I "$out/modules" "$out/modules/Geo.o" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd
+                   -lsqlite3 -lz -lbrotlidec -lzstd) ;;
         options) sources=(Sources/MeridianApp/Options.swift Fuzz/FuzzOptions.swift); flags=() ;;
         geojson)
             build_geo

@@ -10,6 +10,8 @@ scripts/install-deps.sh test
 scripts/build-test-compositor.sh
 # The shipped map files decode tile by tile, with the layers and credits the app expects.
 bash scripts/check-data.sh
+# The PMTiles test inputs are what the reference converter (PyPI pmtiles) makes of their sources.
+scripts/data/make-test-tiles.sh --check
 # Every parser of outside data under coverage-guided fuzzing, 25 s each (docs/RELIABILITY.md);
 # before the test suite so that its summary stays the last thing printed.
 scripts/fuzz.sh all 25

@@ -4,6 +4,7 @@ import Geo
 import Gestures
 import Input
 import Places
+import Render
 import UI
 import Wayland
 
@@ -192,6 +193,16 @@ final class AppCore {
         if renderer.map?.cache.takeNewTiles() == true { page.invalidateMap() }
     }
 
+    /// Tiles that could not be read (drawn from an ancestor instead), for `map.errors`.
+    var tileFailures: [TileFailure] { renderer.map?.cache.errors ?? [] }
+
+    /// Says each unreadable tile once on stderr, as it is first met.
+    private func reportTileFailures() {
+        for failure in renderer.map?.cache.takeNewErrors() ?? [] {
+            printError("meridian: \(failure.description); drawn from a coarser zoom")
+        }
+    }
+
     var tileWakeupDescriptor: Int32? { renderer.map?.cache.readyFileDescriptor }
 
     /// Draws the window into `cr`, already scaled to logical px. Returns the logical region that
@@ -216,6 +227,7 @@ final class AppCore {
         let damage = pendingDamage
         renderer.draw(page, into: cr)
         overlay.draw(cr)
+        reportTileFailures()
         // Live: tiles still missing are queued; their arrival wakes the loop through the pipe.
         return damage
     }

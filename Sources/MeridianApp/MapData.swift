@@ -96,7 +96,10 @@ struct MapData {
             return (nil, "the shipped map data (data/world.mbtiles) was not found; set MERIDIAN_DATA_DIR or pass --data")
         }
         do {
-            return (try open(shippedFiles.map { "\(dir)/\($0)" }.filter { access($0, R_OK) == 0 }), nil)
+            // The page's own Helsinki start and title, not the files' metadata.
+            var data = try open(shippedFiles.map { "\(dir)/\($0)" }.filter { access($0, R_OK) == 0 })
+            (data.title, data.startCenter, data.startZoom) = (nil, nil, nil)
+            return (data, nil)
         } catch {
             return (nil, "\(error)")
         }

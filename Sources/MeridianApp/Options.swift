@@ -65,7 +65,8 @@ public struct Options: Equatable, Sendable {
           --replay FILE        headless: feed FILE's events at their timestamps
           --state-out FILE     write the state dump (JSON): headless after the replay settles, live at exit
           --screenshot FILE    headless: write the final frame as PNG
-          --verbose            print the protocol versions bound and other details on stderr
+          --verbose            print the protocol versions bound, the gesture arena trace
+                               (also MERIDIAN_GESTURE_TRACE=1) and other details on stderr
           --no-rotate          keep north up: no two-finger, touchpad, Shift+arrow or right-drag rotation
 
         exit status: 0 success, 2 bad usage or bad input file, 1 runtime failure

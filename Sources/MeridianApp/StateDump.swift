@@ -37,6 +37,26 @@ enum StateDump {
         return out
     }
 
+    /// `map.labels` (contracts.md §3.1): the labels drawn now, in window px. Beside the contract's
+    /// fields, `collision` (what each keeps others out of) and, for text along a line, `glyphs`.
+    static func labels(_ core: AppCore, _ s: PageSnapshot) -> [JSON] {
+        guard let map = core.renderer.map else { return [] }
+        let ox = s.mapFrame.minX, oy = s.mapFrame.minY
+        func box(_ b: (x: Double, y: Double, width: Double, height: Double)) -> JSON {
+            .object([("x", .number(b.x + ox)), ("y", .number(b.y + oy)), ("width", .number(b.width)), ("height", .number(b.height))])
+        }
+        // Headless runs draw no frames before the dump: they report what a settled frame shows.
+        let labels = core.renderer.synchronousTiles ? map.settledLabels(for: core.page.camera) : map.labels(for: core.page.camera)
+        return labels.map { l in
+            .object([("text", .string(l.text)), ("layer", .string(l.layer)),
+                     ("anchor", .object([("x", .number(l.anchor.x + ox)), ("y", .number(l.anchor.y + oy))])),
+                     ("angle", .number(l.angle)), ("box", box(l.box)), ("collision", .array(l.collisionBoxes.map(box))),
+                     ("glyphs", .array(l.glyphs.map { g in
+                         .object([("x", .number(g.x + ox)), ("y", .number(g.y + oy)), ("angle", .number(g.angle))])
+                     }))])
+        }
+    }
+
     static func json(_ core: AppCore) -> String {
         let s = core.page.snapshot
         let o = core.overlay
@@ -71,11 +91,15 @@ enum StateDump {
                 ("span", .object([("latDelta", .number(s.span.latitudeDelta)), ("lonDelta", .number(s.span.longitudeDelta))])),
                 ("hintVisible", .bool(s.hintVisible)),
                 ("observedTaps", .int(s.observedMapTaps)),
+                ("errors", .array(core.tileFailures.map { f in
+                    .object([("source", .string(f.source)), ("tile", .string(f.tile.description)), ("message", .string(f.message))])
+                })),
                 ("style", core.mapData.map { d in
                     .object([(d.style.schema == nil ? "path" : "name", .string(d.style.name)),
                              ("schema", d.style.schema.map { .string($0) } ?? .null)])
                 } ?? .null),
                 ("bearing", .number(s.bearing)),
+                ("labels", .array(labels(core, s))),
             ])),
             ("pins", .array(pins)),
             ("targets", .array(targets)),

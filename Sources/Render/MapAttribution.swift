@@ -1,5 +1,6 @@
 import CCairo
 import Geo
+import Style
 import Tiles
 import Foundation
 
@@ -84,19 +85,11 @@ enum AttributionOverlay {
 }
 
 extension MapAttribution {
-    /// Layers only the OpenStreetMap-derived schemas have: OpenMapTiles (`transportation`,
-    /// `transportation_name`, `water_name`, `housenumber`, `aeroway`, `mountain_peak`),
-    /// Shortbread (`streets`, `street_labels`, `water_polygons`, `street_polygons`,
-    /// `addresses`) and the Protomaps basemap (`earth`, `roads`).
-    static let openStreetMapLayers: Set<String> = [
-        "transportation", "transportation_name", "water_name", "housenumber", "aeroway", "mountain_peak",
-        "streets", "street_labels", "water_polygons", "street_polygons", "addresses",
-        "earth", "roads",
-    ]
-
-    /// True when `layers` name a layer of an OpenStreetMap-derived schema.
+    /// True when `layers` are those of a schema only OpenStreetMap data fills: OpenMapTiles,
+    /// Shortbread or the Protomaps basemap (told apart as the style picker does, by
+    /// `Schema.detect`).
     public static func isOpenStreetMapSchema(_ layers: [String]) -> Bool {
-        layers.contains { openStreetMapLayers.contains($0) }
+        [.openmaptiles, .shortbread, .protomaps].contains(Schema.detect(layerNames: layers))
     }
 
     /// The credits a source asks for. An MBTiles file's are placed by its bounds (below);

@@ -33,7 +33,10 @@ public struct MapRenderer: Sendable {
     public var attributions: [MapAttribution]
     public var showsScaleBar = true
     public var showsAttribution = true
+    /// Labels from the style's symbol layers, placed over the whole screen (`LabelLayer`).
+    public var showsLabels = true
     private let overlays = OverlayCache()
+    private let labelLayer = LabelLayer()
     private let turned = RotationBuffer()
     /// How many levels up to look for a stand-in tile.
     static let fallbackLevels = 8
@@ -106,17 +109,60 @@ public struct MapRenderer: Sendable {
     @discardableResult
     public func draw(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero, moving: Bool) -> FrameReport {
         let keys = tiles(for: camera)
-        return composite(camera, found: cache.request(keys), into: cr, at: origin, moving: moving)
+        let found = cache.request(keys)
+        return composite(camera, found: found, labels: showsLabels ? cache.labels(keys) : [:], into: cr, at: origin, moving: moving)
     }
 
     /// Draws every tile `camera` needs (on all cores), then composites the settled frame.
     /// Blocks; for headless runs, screenshots and tests. Same camera, same pixels.
     @discardableResult
     public func drawSynchronously(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero) -> FrameReport {
-        composite(camera, found: cache.renderNow(tiles(for: camera)), into: cr, at: origin, moving: false)
+        let drawn = cache.renderNowWithLabels(tiles(for: camera))
+        return composite(camera, found: drawn.images, labels: drawn.labels, into: cr, at: origin, moving: false)
     }
 
-    private func composite(_ camera: MapCamera, found: [TileKey: RasterImage],
+    /// The labels on screen now, in view coordinates for `camera` (the state dump's `map.labels`).
+    public func labels(for camera: MapCamera) -> [MapLabel] { showsLabels ? labelLayer.labels(for: camera) : [] }
+
+    /// The labels a settled frame of `camera` shows, placing them first when no frame of that
+    /// view was drawn (headless runs dump their state without drawing). Draws missing tiles
+    /// synchronously, as `drawSynchronously` does; not for the UI thread.
+    public func settledLabels(for camera: MapCamera) -> [MapLabel] {
+        guard showsLabels else { return [] }
+        let drawn = cache.renderNowWithLabels(tiles(for: camera))
+        let (sets, complete) = labelSets(camera, drawn.labels)
+        labelLayer.update(camera, sets: sets, complete: complete, moving: false)
+        return labelLayer.labels(for: camera)
+    }
+
+    /// Forgets the labels shown and their drawn glyphs (a benchmark's cold start).
+    public func resetLabels() { labelLayer.reset() }
+
+    /// Places the labels of `camera`'s cached tiles from scratch (nothing shown before), without
+    /// drawing: the bench's `label_placement_ms`. Returns how many were placed and how long it took.
+    public func placeLabelsFromScratch(_ camera: MapCamera) -> (count: Int, ms: Double) {
+        let layer = LabelLayer()
+        layer.update(camera, sets: labelSets(camera, cache.labels(tiles(for: camera))).sets, complete: true, moving: false)
+        return (layer.labels(for: camera).count, layer.lastPlacementMs)
+    }
+
+    /// The label candidates of every visible tile, each with the world shift of the copy it is
+    /// shown on; `complete` when every visible tile had its own.
+    private func labelSets(_ camera: MapCamera, _ labels: [TileKey: TileLabelSet]) -> (sets: [(TileLabelSet, Double)], complete: Bool) {
+        let pixelSize = tilePixelSize(for: camera)
+        var sets: [(TileLabelSet, Double)] = []
+        var complete = true
+        for c in camera.visibleTiles(tileZoom: Self.tileZoom(for: camera)) {
+            guard let set = labels[TileKey(TileID(z: c.zoom, x: c.x, y: c.y), pixelSize: pixelSize)] else {
+                complete = false
+                continue
+            }
+            sets.append((set, Double(c.unwrappedX - c.x) * WebMercator.tileSize / exp2(Double(c.zoom))))
+        }
+        return (sets, complete)
+    }
+
+    private func composite(_ camera: MapCamera, found: [TileKey: RasterImage], labels: [TileKey: TileLabelSet],
                            into cr: OpaquePointer, at origin: ScreenPoint, moving: Bool) -> FrameReport {
         let coverage = camera.visibleTiles(tileZoom: Self.tileZoom(for: camera))
         let size = camera.size
@@ -133,6 +179,11 @@ public struct MapRenderer: Sendable {
             exact = drawTiles(coverage, of: camera, found: found, with: comp)
         } else {
             exact = drawTurned(coverage, of: camera, found: found, into: cr, deviceOrigin: (dx, dy), moving: moving)
+        }
+        if showsLabels {
+            let (sets, complete) = labelSets(camera, labels)
+            labelLayer.update(camera, sets: sets, complete: complete, moving: moving)
+            labelLayer.draw(camera, into: cr, deviceOrigin: (dx.rounded(), dy.rounded()), scale: s)
         }
         cairo_restore(cr)
 

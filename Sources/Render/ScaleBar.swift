@@ -67,7 +67,7 @@ public enum ScaleBar {
 /// Small haloed text over the map with cairo's toy text API.
 enum OverlayText {
     static func draw(_ text: String, x: Double, baseline: Double, size: Double, into cr: OpaquePointer) {
-        cairo_select_font_face(cr, TileLabels.fontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_select_font_face(cr, LabelFonts.fallbackFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)
         cairo_move_to(cr, x, baseline)
         cairo_text_path(cr, text)
@@ -80,7 +80,7 @@ enum OverlayText {
     }
 
     static func width(_ text: String, size: Double, in cr: OpaquePointer) -> Double {
-        cairo_select_font_face(cr, TileLabels.fontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_select_font_face(cr, LabelFonts.fallbackFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)
         var ext = cairo_text_extents_t()
         cairo_text_extents(cr, text, &ext)

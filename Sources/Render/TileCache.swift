@@ -138,8 +138,17 @@ public final class TileCache: Sendable {
     public var usage: (tiles: Int, bytes: Int) { shared.state.withLock { ($0.entries.count, $0.bytes) } }
     /// Bytes of freed tile pixels kept for the next tiles (with `usage.bytes`, within the budget).
     var keptPixelBytes: Int { shared.pool.keptBytes }
-    /// Source errors met while drawing, oldest first (at most the last 16).
-    public var errors: [String] { shared.state.withLock { $0.errors } }
+    /// Tiles the sources could not read, each once, oldest first (at most 256).
+    public var errors: [TileFailure] { shared.state.withLock { $0.errors } }
+
+    /// The failures not handed out before, for reporting each once.
+    public func takeNewErrors() -> [TileFailure] {
+        shared.state.withLock { s in
+            let new = Array(s.errors[s.announced...])
+            s.announced = s.errors.count
+            return new
+        }
+    }
 
     /// Drops every cached tile (memory pressure, or a benchmark's cold start).
     public func removeAll() {
@@ -157,15 +166,32 @@ public final class TileCache: Sendable {
     /// at once, and returns all of them (also ones the byte budget could not keep). For
     /// headless runs, never for the UI thread.
     @discardableResult
-    public func renderNow(_ tiles: [TileKey]) -> [TileKey: RasterImage] {
+    public func renderNow(_ tiles: [TileKey]) -> [TileKey: RasterImage] { renderNowWithLabels(tiles).images }
+
+    /// The label candidates of the cached tiles among `tiles` (without touching the LRU order).
+    func labels(_ tiles: [TileKey]) -> [TileKey: TileLabelSet] {
+        shared.state.withLock { s in
+            var out: [TileKey: TileLabelSet] = [:]
+            for id in tiles { if let e = s.entries[id] { out[id] = e.labels } }
+            return out
+        }
+    }
+
+    /// `renderNow`, with each tile's label candidates.
+    func renderNowWithLabels(_ tiles: [TileKey]) -> (images: [TileKey: RasterImage], labels: [TileKey: TileLabelSet]) {
         var found: [TileKey: RasterImage] = [:]
+        var labels: [TileKey: TileLabelSet] = [:]
         let missing = shared.state.withLock { s in
             tiles.filter { id in
-                if let image = s.touch(id) { found[id] = image; return false }
+                if let image = s.touch(id) {
+                    found[id] = image
+                    labels[id] = s.entries[id]?.labels
+                    return false
+                }
                 return true
             }
         }
-        guard !missing.isEmpty else { return found }
+        guard !missing.isEmpty else { return (found, labels) }
         let results = Mutex<[TileKey: RenderedTile]>([:])
         let rasterizer = self.rasterizer, scale = self.scale, pool = shared.pool
         DispatchQueue.concurrentPerform(iterations: missing.count) { i in
@@ -177,7 +203,10 @@ public final class TileCache: Sendable {
             for id in missing.reversed() { if let r = rendered[id] { s.insert(id, r, budget: byteBudget, pool: shared.pool) } }
             s.queue.removeAll { rendered[$0] != nil }
         }
-        for (id, r) in rendered { found[id] = r.image }
-        return found
+        for (id, r) in rendered {
+            found[id] = r.image
+            labels[id] = r.labels
+        }
+        return (found, labels)
     }
 }

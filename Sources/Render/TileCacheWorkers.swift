@@ -68,6 +68,7 @@ final class SharedWork: Sendable {
 struct CacheState: ~Copyable {
     struct Entry {
         var image: RasterImage
+        var labels: TileLabelSet
         var lastUse: UInt64
     }
     var entries: [TileKey: Entry] = [:]
@@ -77,7 +78,14 @@ struct CacheState: ~Copyable {
     var inFlight: Set<TileKey> = []
     var newTiles = false
     var stopped = false
-    var errors: [String] = []
+    /// Every distinct tile failure met so far (one per source and tile), oldest first.
+    var errors: [TileFailure] = []
+    var reported: Set<FailureKey> = []
+    /// How many of `errors` were already handed out by `takeNewErrors`.
+    var announced = 0
+    struct FailureKey: Hashable { var source: String; var tile: TileID }
+    /// A damaged planet file could fail on every tile; past this many the rest are dropped.
+    static let maxErrors = 256
 
     mutating func touch(_ id: TileKey) -> RasterImage? {
         guard let e = entries[id] else { return nil }
@@ -87,13 +95,12 @@ struct CacheState: ~Copyable {
     }
 
     mutating func insert(_ id: TileKey, _ r: RenderedTile, budget: Int, pool: PixelPool) {
-        if !r.errors.isEmpty {
-            errors.append(contentsOf: r.errors)
-            if errors.count > 16 { errors.removeFirst(errors.count - 16) }
+        for failure in r.errors where errors.count < Self.maxErrors {
+            if reported.insert(FailureKey(source: failure.source, tile: failure.tile)).inserted { errors.append(failure) }
         }
         clock += 1
         if let old = entries[id] { bytes -= old.image.memoryBytes }
-        entries[id] = Entry(image: r.image, lastUse: clock)
+        entries[id] = Entry(image: r.image, labels: r.labels, lastUse: clock)
         bytes += r.image.memoryBytes
         // Evict least recently used first; the tile just drawn is the newest, so it stays.
         // An evicted tile's pixels go to the pool (once no frame holds it) for the next tile.

@@ -4,8 +4,8 @@ import Tiles
 
 /// Paints one raster tile by walking the compiled style's layers in order: backgrounds,
 /// fills (through `PolygonFiller`), lines (Wu hairlines when thin, else cairo with the
-/// layer's dashes, caps, joins and offset), circles, flat extrusions, then the symbol
-/// layers' text (`TileLabels`).
+/// layer's dashes, caps, joins and offset), circles, flat extrusions. Symbol layers are not
+/// drawn here: their text is placed over the whole screen (`LabelLayer`).
 ///
 /// A layer draws the features of its `source-layer` from the tiles of its source. Features
 /// of one layer that evaluate to the same paint are drawn in one pass (one fill per colour),
@@ -33,7 +33,6 @@ struct TilePainter {
         // Under everything: white, as a page under a map whose style has no background.
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_paint(cr)
-        var symbols: [(SymbolFeature, TilePlacement)] = []
         for layer in style.layers {
             switch layer.kind {
             case .background(let c):
@@ -47,21 +46,12 @@ struct TilePainter {
                 line(tiles, layer, paint)
             case .circle(let paint):
                 circles(tiles, layer, paint)
-            case .symbol(let s):
-                // Line-placed text (street names) waits for the screen-wide placer.
-                guard s.placement == .point else { continue }
-                for placed in tiles where placed.source == layer.source {
-                    guard let name = layer.sourceLayer, let l = placed.tile.layer(named: name) else { continue }
-                    var out: [SymbolFeature] = []
-                    for (k, f) in l.features.enumerated() where layer.matches(f) {
-                        s.symbols(f, featureIndex: k, extent: l.extent, into: &out)
-                    }
-                    symbols += out.map { ($0, placed.placement) }
-                }
+            case .symbol:
+                // Placed over the screen by `LabelLayer`, from the candidates the tile's
+                // worker extracted (`LabelExtraction`).
+                break
             }
         }
-        var labels = TileLabels(cr: cr, scale: scale, pixelSize: pixelSize)
-        labels.draw(symbols)
     }
 
     // MARK: layers

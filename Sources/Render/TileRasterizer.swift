@@ -10,7 +10,38 @@ import Glibc
 /// (a damaged tile in one source still leaves the other sources drawn).
 public struct RenderedTile: Sendable {
     public var image: RasterImage
-    public var errors: [String]
+    public var errors: [TileFailure]
+    /// The tile's label candidates (extracted beside the pixels, cached with them).
+    var labels: TileLabelSet = .empty
+}
+
+/// A tile a source could not read: which file, which stored tile, and what is wrong. The map
+/// draws that tile from its nearest readable ancestor instead, and reports it once
+/// (stderr and the state dump's `map.errors`).
+public struct TileFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The source's name (its path, for files).
+    public var source: String
+    /// The stored tile that failed (for an overzoomed view, the ancestor that was read).
+    public var tile: TileID
+    /// The problem in words, without the file and tile (they are the fields above).
+    public var message: String
+
+    public init(source: String, tile: TileID, message: String) {
+        self.source = source
+        self.tile = tile
+        self.message = message
+    }
+
+    /// `error` from `source` while drawing `drawn`, placed on the tile the error names.
+    init(_ error: any Error, source: any VectorTileSource, drawn: TileID) {
+        if let e = error as? TileError {
+            self.init(source: source.name, tile: e.tile ?? drawn, message: e.problem)
+        } else {
+            self.init(source: source.name, tile: drawn, message: "\(error)")
+        }
+    }
+
+    public var description: String { "\(source): tile \(tile): \(message)" }
 }
 
 /// A source of tiles under the style source id it fills, and the area it covers (degrees
@@ -71,6 +102,12 @@ public struct TileRasterizer: Sendable {
     /// reference the tests compare the filler with.
     var fillsWithCairo = false
 
+    /// Labels: the tiles' pixels never hold text; each tile's symbols become candidates for the
+    /// screen-wide placer (`LabelLayer`), from the style's symbol layers, or from `symbols`
+    /// when set (tests feed their own). False: no label candidates at all.
+    public var extractsLabels = true
+    public var symbols: (any SymbolSource)?
+
     /// Sources drawn with `style`, each under the style source id it fills.
     public init(sources: [StyledSource], style: Style) {
         styled = sources
@@ -83,6 +120,12 @@ public struct TileRasterizer: Sendable {
     public init(sources: [any VectorTileSource]) {
         let auto = AutomaticStyle.make(for: sources)
         self.init(sources: auto.sources, style: auto.style)
+    }
+
+    /// Sources drawn with their shipped styles, labelled from `symbols` instead of the style.
+    public init(sources: [any VectorTileSource], symbols: any SymbolSource) {
+        self.init(sources: sources)
+        self.symbols = symbols
     }
 
     /// The side of a raster tile in device pixels at a buffer scale (256 logical px per tile).
@@ -104,7 +147,7 @@ public struct TileRasterizer: Sendable {
     /// are reused).
     public func render(_ tile: TileID, pixelSize: Int, scale: Double, pool: PixelPool = .shared) -> RenderedTile? {
         let size = max(1, pixelSize)
-        var errors: [String] = []
+        var errors: [TileFailure] = []
         var layers: [PlacedTile] = []
         for (index, s) in styled.enumerated() where tile.z >= s.source.minZoom {
             let source = s.source
@@ -115,20 +158,33 @@ public struct TileRasterizer: Sendable {
                     layers.append(placed)
                 }
             } catch {
-                errors.append("\(source.name): tile \(tile): \(error)")
+                let failure = TileFailure(error, source: source, drawn: tile)
+                errors.append(failure)
+                if var placed = nearestReadableAncestor(of: tile, above: failure.tile, in: source, pixelSize: Double(size)) {
+                    placed.source = s.id
+                    placed.ground = s.bounds.map { Self.pixelRect($0, tile: tile, pixelSize: Double(size)) }
+                    layers.append(placed)
+                }
             }
         }
         // Open sea (or past the edge of every source): one shared image of the background
         // colour serves every such tile, drawn once, kept once.
         let zoom = Double(tile.z) + log2(Double(size) / (256 * scale))
+        let compiled = style.at(zoom: zoom)
+        var labels = TileLabelSet.empty
+        if extractsLabels {
+            let override = symbols
+            labels = TileLabelSet(LabelExtraction.candidates(layers, tile: tile, pixelSize: Double(size), scale: scale) { placed in
+                override?.symbols(in: placed.tile, zoom: zoom) ?? compiled.symbols(in: placed.tile, source: placed.source)
+            })
+        }
         if layers.allSatisfy({ $0.tile.layers.allSatisfy { $0.features.isEmpty } }) {
-            return blank(size: size, color: background(zoom: zoom)).map { RenderedTile(image: $0, errors: errors) }
+            return blank(size: size, color: background(zoom: zoom)).map { RenderedTile(image: $0, errors: errors, labels: labels) }
         }
         // Not cleared: the painter's first step paints the background over every pixel.
         guard let image = RasterImage(width: size, height: size, pool: pool, cleared: false),
               let cr = cairo_create(image.surface) else { return nil }
         defer { cairo_destroy(cr) }
-        let compiled = style.at(zoom: zoom)
         if fillsWithCairo {
             var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: nil)
             painter.paint(layers)
@@ -138,7 +194,7 @@ public struct TileRasterizer: Sendable {
                 painter.paint(layers)
             }
         }
-        return RenderedTile(image: image, errors: errors)
+        return RenderedTile(image: image, errors: errors, labels: labels)
     }
 
     /// The source's data for `tile`. Past the source's deepest level the ancestor there is
@@ -169,6 +225,31 @@ public struct TileRasterizer: Sendable {
         guard let indexed else { return nil }
         let placement = TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize)
         return PlacedTile(tile: indexed.features(near: tile, in: ancestor, margin: Self.cullMargin / pixelSize), placement: placement)
+    }
+
+    /// When the source cannot read `failed` (the tile itself or the ancestor drawn for it), the
+    /// closest ancestor above `failed` that it can read, drawn scaled up into `tile` as for
+    /// overzoom; nil when none within `maxDrawnOverzoom` levels is readable or has data. An
+    /// ancestor that fails too is skipped here (it is reported when it is drawn itself).
+    func nearestReadableAncestor(
+        of tile: TileID, above failed: TileID, in source: any VectorTileSource, pixelSize: Double
+    ) -> PlacedTile? {
+        let top = max(source.minZoom, tile.z - Self.maxDrawnOverzoom, 0)
+        var z = min(failed.z, tile.z) - 1
+        while z >= top {
+            let ancestor = tile.ancestor(levelsUp: tile.z - z)
+            do {
+                if let found = try source.tile(ancestor) {
+                    let indexed = IndexedTile(found)
+                    let placement = TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize)
+                    return PlacedTile(tile: indexed.features(near: tile, in: ancestor, margin: Self.cullMargin / pixelSize), placement: placement)
+                }
+            } catch {
+                // Try the next level up.
+            }
+            z -= 1
+        }
+        return nil
     }
 
     /// How far outside a tile (px) a feature may start and still be drawn into it: the widest

@@ -74,6 +74,9 @@ enum Decompression {
     private static func zstd(_ input: UnsafeBufferPointer<UInt8>, into output: inout OutputBuffer) -> Inflate.InflateFailure? {
         guard let stream = ZSTD_createDStream() else { return .init(message: "zstd could not start") }
         defer { ZSTD_freeDStream(stream) }
+        // A frame may ask for a window of up to 128 MiB by default; no tile needs more than
+        // 8 MiB, and a damaged header then fails instead of allocating.
+        _ = ZSTD_DCtx_setParameter(stream, ZSTD_d_windowLogMax, 23)
         var source = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
         while true {
             if output.isFull { output.grow(limit: cap + 1) }

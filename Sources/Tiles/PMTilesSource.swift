@@ -23,6 +23,11 @@ public final class PMTilesSource: TileFile {
     /// Most recently used last.
     private let leaves = Mutex(LeafCache(capacity: PMTilesSource.leafCacheCapacity))
     private let ancestors = Mutex(RecentTiles(capacity: 16))
+    /// Bytes read from the file after opening (directories and tiles), for tests that check
+    /// what a lookup costs.
+    let bytesRead = Atomic<Int>(0)
+    /// Bytes read while opening (header, root directory, metadata).
+    let bytesReadOpening: Int
 
     /// Leaf directories kept decoded. A writer's leaf holds up to a few thousand entries
     /// (24 bytes each here), so this is at most a few MB, for any archive size.
@@ -49,6 +54,7 @@ public final class PMTilesSource: TileFile {
         guard fd >= 0 else { throw TileError(file: path, kind: .unreadable(FileCheck.systemMessage(errno))) }
         do throws(TileError) {
             let start = try Self.read(fd, at: 0, count: min(size, PMTiles.rootBytes), file: path)
+            var opening = start.count
             let header: PMTiles.Header
             switch PMTiles.header(start) {
             case .success(let h): header = h
@@ -65,6 +71,7 @@ public final class PMTilesSource: TileFile {
                 throw TileError(file: path, kind: .damagedArchive("a root directory of \(header.rootLength) bytes"))
             }
             let rootBytes = try Self.read(fd, at: header.rootOffset, count: Int(header.rootLength), file: path)
+            opening += rootBytes.count
             root = try Self.directory(rootBytes, header.internalCompression, file: path, what: "the root directory")
             guard !root.isEmpty else { throw TileError(file: path, kind: .noTiles) }
 
@@ -74,6 +81,7 @@ public final class PMTilesSource: TileFile {
                     throw TileError(file: path, kind: .damagedArchive("metadata of \(header.metadataLength) bytes"))
                 }
                 let stored = try Self.read(fd, at: header.metadataOffset, count: Int(header.metadataLength), file: path)
+                opening += stored.count
                 let text: String
                 switch Decompression.withDecompressed(stored, header.internalCompression, { String(decoding: $0, as: UTF8.self) }) {
                 case .success(let t): text = t
@@ -84,6 +92,7 @@ public final class PMTilesSource: TileFile {
                 }
                 json = parsed
             }
+            bytesReadOpening = opening
             metadata = MBTilesMetadata(pmtiles: header, json: json)
             self.header = header
             descriptor = fd
@@ -116,6 +125,29 @@ public final class PMTilesSource: TileFile {
         throw TileError(file: path, tile: id, kind: .damagedArchive("leaf directories nest deeper than \(PMTiles.maxDirectoryDepth) levels"))
     }
 
+    /// The address of every tile the archive holds (runs expanded), in tile-id order. Walks
+    /// every leaf directory: for tools and benchmarks, never on the map's path.
+    public func storedTileIDs() throws(TileError) -> [TileID] {
+        var ids: [TileID] = []
+        func walk(_ entries: [PMTiles.Entry], depth: Int) throws(TileError) {
+            for entry in entries {
+                if entry.runLength == 0 {
+                    guard depth < PMTiles.maxDirectoryDepth else {
+                        throw TileError(file: path, kind: .damagedArchive("leaf directories nest deeper than \(PMTiles.maxDirectoryDepth) levels"))
+                    }
+                    let anchor = PMTiles.tile(entry.tileID) ?? TileID(z: 0, x: 0, y: 0)
+                    try walk(try leaf(entry, tile: anchor), depth: depth + 1)
+                    continue
+                }
+                for i in 0..<UInt64(entry.runLength) {
+                    if let id = PMTiles.tile(entry.tileID + i), id.z >= header.minZoom, id.z <= header.maxZoom { ids.append(id) }
+                }
+            }
+        }
+        try walk(root, depth: 0)
+        return ids
+    }
+
     /// The leaf directory `entry` points to, from the cache or the file.
     private func leaf(_ entry: PMTiles.Entry, tile: TileID) throws(TileError) -> [PMTiles.Entry] {
         if let hit = leaves.withLock({ $0.directory(at: entry.offset) }) { return hit }
@@ -130,6 +162,7 @@ public final class PMTilesSource: TileFile {
         guard entry.offset &+ UInt64(entry.length) <= length else {
             throw TileError(file: path, tile: tile, kind: .damagedArchive("\(what) at \(entry.offset)+\(entry.length) lies outside its section of \(length) bytes"))
         }
+        bytesRead.add(Int(entry.length), ordering: .relaxed)
         return try Self.read(descriptor, at: section + entry.offset, count: Int(entry.length), file: path, tile: tile)
     }
 

@@ -12,6 +12,8 @@ public protocol TileFile: VectorTileSource {
     var formatName: String { get }
     /// The stored bytes of tile `id` as in the file (usually compressed), nil if absent.
     func rawTileData(_ id: TileID) throws(TileError) -> [UInt8]?
+    /// Every stored tile's address. A scan of the whole file: for tools and benchmarks.
+    func storedTileIDs() throws(TileError) -> [TileID]
 }
 
 extension TileFile {

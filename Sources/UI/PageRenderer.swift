@@ -123,7 +123,7 @@ public final class PageRenderer {
         set(cr, Palette.muted)
         let lines = ["Streets and buildings: OpenStreetMap (ODbL), a central Helsinki extract.",
                      "Coasts, countries and places: Natural Earth (public domain).",
-                     "Everything is read from MBTiles files on this device; nothing goes online.",
+                     "Everything is read from MBTiles or PMTiles files on this device; nothing goes online.",
                      "", "Keyboard: +/- zoom, Tab moves between targets, Return activates,",
                      "arrows pan the map once it has focus, Page Up/Down and Space scroll."]
         for (i, line) in lines.enumerated() { text(cr, line, x: PageLayout.margin, y: top + 64 + Double(i) * 24, size: 15) }

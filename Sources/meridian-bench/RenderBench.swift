@@ -81,6 +81,7 @@ enum RenderBench {
         Bench.progress("render: data \(paths.joined(separator: " + ")); \(views.count) views; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         let withPeer = env["MERIDIAN_RENDER_PEER"] != "0" && MapnikPeer.ensureInstalled()
         let withWarm = env["MERIDIAN_RENDER_WARM"] != "0"
+        let withoutLabels = env["MERIDIAN_RENDER_LABELS_AB"] == "1"
         // MERIDIAN_RENDER_MAPLIBRE=0 skips the MapLibre Native peer.
         let maplibre = env["MERIDIAN_RENDER_MAPLIBRE"] != "0" ? MapLibrePeer.python() : nil
         let styleFiles = ["data/styles/world.json", "data/styles/openmaptiles.json"]
@@ -97,6 +98,13 @@ enum RenderBench {
             let rasterizer = TileRasterizer(sources: sources)
             let renderer = MapRenderer(cache: TileCache(rasterizer: rasterizer, scale: 1, byteBudget: 64 << 20),
                                        attributions: attributions)
+            // The same map without labels, timed alternately with it (MERIDIAN_RENDER_LABELS_AB=1):
+            // what the labels cost, side by side under the same machine load.
+            var unlabelled = TileRasterizer(sources: sources)
+            unlabelled.extractsLabels = false
+            var plain = MapRenderer(cache: TileCache(rasterizer: unlabelled, scale: 1, byteBudget: 64 << 20), attributions: attributions)
+            plain.showsLabels = false
+            var coldPlain: [Double] = [], warmPlain: [Double] = [], warmPlainCPU: [Double] = []
             let style = rasterizer.style.name
             guard let target = RasterImage(width: size.width, height: size.height), let cr = cairo_create(target.surface) else {
                 Bench.progress("render: cannot allocate a \(label) frame")
@@ -105,22 +113,41 @@ enum RenderBench {
             defer { cairo_destroy(cr) }
             var cold: [Double] = [], warm: [Double] = [], peerTimes: [Double] = [], mlTimes: [Double] = []
             var rotatedWarm: [Double] = [], warmCPU: [Double] = [], rotatedCPU: [Double] = []
+            var placement: [(view: String, ms: Double, labels: Int)] = []
             for view in views {
                 // A settled map sits at a crisp zoom (MapRenderer.crispZoom: within 0.3 % of the
                 // view's zoom), as the UI leaves it when a pinch ends.
                 let camera = MapCamera(center: Coordinate(latitude: view.latitude, longitude: view.longitude),
                                        zoom: MapRenderer.crispZoom(view.zoom, scale: 1),
                                        size: ViewSize(width: Double(size.width), height: Double(size.height)))
-                var runs: [Double] = []
-                for _ in 0..<coldRuns {
-                    renderer.cache.removeAll()
-                    let t0 = Bench.now()
-                    renderer.drawSynchronously(camera, into: cr)
-                    runs.append(Double(Bench.now() - t0) / 1e6)
+                var runs: [Double] = [], plainRuns: [Double] = []
+                for run in 0..<coldRuns {
+                    // With the labels-off map as well, the two take turns going first.
+                    for labelled in withoutLabels ? (run % 2 == 0 ? [true, false] : [false, true]) : [true] {
+                        let r = labelled ? renderer : plain
+                        r.cache.removeAll()
+                        r.resetLabels()
+                        let t0 = Bench.now()
+                        r.drawSynchronously(camera, into: cr)
+                        let ms = Double(Bench.now() - t0) / 1e6
+                        if labelled { runs.append(ms) } else { plainRuns.append(ms) }
+                    }
+                }
+                if withoutLabels {
+                    coldPlain.append(plainRuns.min() ?? .nan)
+                    if withWarm {
+                        let (wall, cpu) = panFrames(plain, camera, cr)
+                        warmPlain.append(wall)
+                        warmPlainCPU.append(cpu)
+                    }
+                    plain.cache.removeAll()
                 }
                 // Best of the runs, for both renderers: on a shared machine other processes only
                 // ever add time, and the 2-core parallel draw feels them more than Mapnik does.
                 cold.append(runs.min() ?? .nan)
+                // Placement alone, from scratch, over the tiles the cold frame left cached.
+                let placed = (0..<coldRuns).map { _ in renderer.placeLabelsFromScratch(camera) }
+                placement.append((view.name, Bench.quantile(placed.map(\.ms), 0.5), placed.first?.count ?? 0))
                 if withWarm {
                     let (wall, cpu) = panFrames(renderer, camera, cr)
                     warm.append(wall)
@@ -135,9 +162,11 @@ enum RenderBench {
                 }
                 if let p = peer[label]?[view.name] { peerTimes.append(p) }
                 if let p = mlPeer[label]?[view.name] { mlTimes.append(p) }
-                Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  mapnik %@  maplibre %@", label, view.name,
-                                      cold.last ?? 0, warm.last ?? 0, peer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-",
-                                      mlPeer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-"))
+                let off = withoutLabels ? String(format: " (no labels: cold %.2f, warm %.3f)", coldPlain.last ?? 0, warmPlain.last ?? 0) : ""
+                Bench.progress(String(format: "render %@ %-17@ cold %7.2f ms  warm pan %5.3f ms  labels %4d placed in %5.2f ms  mapnik %@  maplibre %@%@",
+                                      label, view.name, cold.last ?? 0, warm.last ?? 0, placement.last?.labels ?? 0, placement.last?.ms ?? 0,
+                                      peer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-",
+                                      mlPeer[label]?[view.name].map { String(format: "%7.2f ms", $0) } ?? "-", off))
             }
             if withWarm {
                 Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label), ("style", style),
@@ -156,6 +185,21 @@ enum RenderBench {
                 coldFields += [("peer", "mapnik-agg"), ("peer_median", peerMedian), ("ratio", peerMedian / Bench.quantile(cold, 0.5))]
             }
             Bench.emit(coldFields)
+            if withoutLabels {
+                Bench.emit([("suite", "render"), ("metric", "cold_frame_ms"), ("size", label), ("labels", "off"),
+                            ("median", Bench.quantile(coldPlain, 0.5)), ("p90", Bench.quantile(coldPlain, 0.9)), ("runs", coldPlain.count)])
+                if withWarm {
+                    Bench.emit([("suite", "render"), ("metric", "warm_pan_frame_ms"), ("size", label), ("labels", "off"),
+                                ("median", Bench.quantile(warmPlain, 0.5)), ("p90", Bench.quantile(warmPlain, 0.9)), ("runs", warmPlain.count),
+                                ("cpu_median", Bench.quantile(warmPlainCPU, 0.5))])
+                }
+            }
+            // Per settled view; the densest view (most labels placed) is named with its own time.
+            if let dense = placement.max(by: { $0.labels < $1.labels }) {
+                Bench.emit([("suite", "render"), ("metric", "label_placement_ms"), ("size", label),
+                            ("median", Bench.quantile(placement.map(\.ms), 0.5)), ("p90", Bench.quantile(placement.map(\.ms), 0.9)),
+                            ("runs", placement.count), ("dense_view", dense.view), ("dense_labels", dense.labels), ("dense_ms", dense.ms)])
+            }
             if mlTimes.count == views.count {
                 let mlMedian = Bench.quantile(mlTimes, 0.5)
                 Bench.emit([("suite", "render"), ("metric", "cold_frame_ms"), ("size", label), ("style", style),
@@ -163,6 +207,7 @@ enum RenderBench {
                             ("peer", "maplibre-native-llvmpipe"), ("peer_median", mlMedian), ("ratio", mlMedian / Bench.quantile(cold, 0.5))])
             }
             renderer.cache.shutDown()
+            plain.cache.shutDown()
         }
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)

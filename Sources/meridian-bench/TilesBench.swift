@@ -2,13 +2,14 @@ import Dispatch
 import Glibc
 import Tiles
 
-/// `meridian-bench tiles`: how fast the MBTiles reader turns the shipped files into vector
-/// tiles (read + inflate + decode), on one thread and on two, and how fast overzoomed tiles
-/// past the city file's deepest level are cut. The reference page's C reader (sqlite3 +
+/// `meridian-bench tiles`: how fast the MBTiles and PMTiles readers turn the shipped files
+/// (and the city file converted to PMTiles by the reference tool) into vector tiles (read +
+/// inflate + decode), on one thread and on two, how fast overzoomed tiles past the city
+/// file's deepest level are cut, and what opening a file costs. The reference page's C reader (sqlite3 +
 /// zlib + protobuf-c) needed 26 ms for the 3,207 NE-50m tiles; that figure is quoted, not
 /// measured in this run.
 enum TilesBench {
-    static let files = ["data/world.mbtiles", "data/helsinki.mbtiles"]
+    static let files = ["data/world.mbtiles", "data/helsinki.mbtiles", "data/test/helsinki.pmtiles"]
     static let runs = 5
 
     static func run() {
@@ -16,10 +17,10 @@ enum TilesBench {
         // for instruction counts (`valgrind --tool=callgrind`) without the timed repeats.
         let once = getenv("MERIDIAN_TILES_ONCE").map { String(cString: $0) == "1" } ?? false
         for path in files {
-            let source: MBTilesSource
+            let source: any TileFile
             let ids: [TileID]
             do {
-                source = try MBTilesSource(path: path)
+                source = try TileFiles.open(path)
                 ids = try source.storedTileIDs()
             } catch {
                 Bench.progress("tiles: skipping \(error)")
@@ -41,6 +42,10 @@ enum TilesBench {
                             ("features", features), ("vertices", vertices)])
                 continue
             }
+
+            let opening = time { _ = try? TileFiles.open(path) }.map { $0 * 1000 }
+            Bench.emit([("suite", "tiles"), ("metric", "open_us"), ("file", file), ("format", source.formatName),
+                        ("median", Bench.quantile(opening, 0.5)), ("p90", Bench.quantile(opening, 0.9)), ("runs", runs)])
 
             let serial = time { for id in ids { _ = try? source.tile(id) } }
             Bench.emit([("suite", "tiles"), ("metric", "decode_all_ms"), ("file", file), ("tiles", ids.count),

@@ -40,11 +40,12 @@ import Testing
         var frames: [[TouchChange]] = []
         let x = map.x + map.w * 0.3, y = map.y + map.h * 0.75
         frames.append([.down(id: 0, at: Point(x: x, y: y)), .down(id: 1, at: Point(x: x + 200, y: y))])
-        for i in 1...20 {
+        // 22 steps: the two-finger pan needs 20 px (GestureConstants.twoFingerTapSlop) to begin.
+        for i in 1...22 {
             let d = Double(i) * 9
             frames.append([.moved(id: 0, to: Point(x: x + d, y: y - d / 3)), .moved(id: 1, to: Point(x: x + 200 + d, y: y - d / 3))])
         }
-        frames.append([.up(id: 0, at: Point(x: x + 180, y: y - 60)), .up(id: 1, at: Point(x: x + 380, y: y - 60))])
+        frames.append([.up(id: 0, at: Point(x: x + 198, y: y - 66)), .up(id: 1, at: Point(x: x + 398, y: y - 66))])
         // One finger low on the page: scroll down then back up.
         let sx = 400.0, sy = 1200.0
         frames.append([.down(id: 2, at: Point(x: sx, y: sy))])

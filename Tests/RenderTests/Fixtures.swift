@@ -37,12 +37,14 @@ final class FixtureSource: VectorTileSource, DescribesLayers, Sendable {
     private let tiles: [TileID: VectorTile]
     private let fallback: VectorTile?
     private let failing: Bool
+    private let failingZooms: Set<Int>
     private let log = Mutex<[TileID]>([])
     private let gate: DispatchSemaphore?
     private let gatedZoom: Int?
 
     init(every tile: VectorTile? = nil, tiles: [TileID: VectorTile] = [:], minZoom: Int = 0, maxZoom: Int = 20,
-         failing: Bool = false, gated: Bool = false, gatedZoom: Int? = nil) {
+         failing: Bool = false, failingZooms: Set<Int> = [], gated: Bool = false, gatedZoom: Int? = nil) {
+        self.failingZooms = failingZooms
         fallback = tile
         self.tiles = tiles
         self.minZoom = minZoom
@@ -57,7 +59,7 @@ final class FixtureSource: VectorTileSource, DescribesLayers, Sendable {
     func tile(_ id: TileID) throws -> VectorTile? {
         log.withLock { $0.append(id) }
         if gatedZoom == nil || gatedZoom == id.z { gate?.wait() }
-        if failing { throw Damaged() }
+        if failing || failingZooms.contains(id.z) { throw Damaged() }
         return tiles[id] ?? fallback
     }
 

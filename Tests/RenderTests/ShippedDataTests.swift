@@ -46,3 +46,29 @@ final class ShippedDataTests: XCTestCase {
         XCTAssertEqual(over(48.85, 2.35), [])
     }
 }
+
+/// The OpenStreetMap credit for files whose metadata forgot it, by their schema.
+final class OpenStreetMapCreditTests: XCTestCase {
+    private func file(_ name: String) throws -> any TileFile {
+        try TileFiles.open(ShippedDataTests.dataDirectory.appendingPathComponent(name).path)
+    }
+
+    func testAShortbreadFileWithoutAttributionStillCreditsOpenStreetMap() throws {
+        for name in ["test/helsinki-shortbread.mbtiles", "test/helsinki-shortbread.pmtiles"] {
+            let source = try file(name)
+            XCTAssertNil(source.metadata.attribution)
+            XCTAssertEqual(MapAttribution.of(source as any VectorTileSource).map(\.text), [MapAttribution.openStreetMap], name)
+        }
+    }
+
+    func testTheSchemasAreToldByTheirLayers() {
+        XCTAssertTrue(MapAttribution.isOpenStreetMapSchema(["water", "transportation", "building"]))   // OpenMapTiles
+        XCTAssertTrue(MapAttribution.isOpenStreetMapSchema(["ocean", "streets", "buildings"]))   // Shortbread
+        XCTAssertTrue(MapAttribution.isOpenStreetMapSchema(["earth", "roads", "places"]))   // Protomaps
+        XCTAssertFalse(MapAttribution.isOpenStreetMapSchema(["land", "countries", "coastline", "places"]))   // our Natural Earth
+    }
+
+    func testTheWorldFileGetsNoOpenStreetMapCredit() throws {
+        XCTAssertEqual(MapAttribution.of(try file("world.mbtiles") as any VectorTileSource).map(\.text), ["Natural Earth"])
+    }
+}

@@ -46,6 +46,31 @@ final class ShippedStyleTests: XCTestCase {
         XCTAssertNotEqual(try colour(at: (60.16450, 24.93852), zoom: 13, r), 0xDBD2CA)
     }
 
+    func testThePMTilesCopyOfHelsinkiGetsTheSameStyleAndPixels() throws {
+        let pm = try TileFiles.open(ShippedDataTests.dataDirectory.appendingPathComponent("test/helsinki.pmtiles").path)
+        let auto = AutomaticStyle.make(for: [try file("world.mbtiles"), pm])
+        XCTAssertEqual(auto.style.schema, "world+openmaptiles")
+        let r = TileRasterizer(sources: auto.sources, style: auto.style)
+        XCTAssertEqual(try colour(at: (60.16450, 24.93852), zoom: 17, r), 0xDBD2CA, "a building")
+        XCTAssertEqual(try colour(at: (60.16598, 24.94395), zoom: 17, r), 0xFCE6B0, "a primary road")
+        XCTAssertEqual(try colour(at: (60.17338, 24.94395), zoom: 17, r), 0xA8CBE0, "water")
+    }
+
+    /// The same Helsinki extract through tilemaker with the Shortbread config
+    /// (data/test/helsinki-shortbread.mbtiles): the Shortbread style, same places, same look.
+    func testTheShortbreadBuildOfHelsinkiByPixels() throws {
+        let sb = try TileFiles.open(ShippedDataTests.dataDirectory.appendingPathComponent("test/helsinki-shortbread.mbtiles").path)
+        let auto = AutomaticStyle.make(for: [try file("world.mbtiles"), sb])
+        XCTAssertEqual(auto.style.schema, "world+shortbread")
+        XCTAssertEqual(auto.notices, [])
+        let r = TileRasterizer(sources: auto.sources, style: auto.style)
+        XCTAssertEqual(try colour(at: (60.16450, 24.93852), zoom: 17, r), 0xDBD2CA, "a building")
+        XCTAssertEqual(try colour(at: (60.16499, 24.94334), zoom: 17, r), 0xCFE5C0, "a park")
+        XCTAssertEqual(try colour(at: (60.16598, 24.94395), zoom: 17, r), 0xFCE6B0, "a primary street")
+        XCTAssertEqual(try colour(at: (60.17338, 24.94395), zoom: 17, r), 0xA8CBE0, "water")
+        XCTAssertEqual(try colour(at: (60.16450, 24.93791), zoom: 17, r), 0xF2EFE9, "land")
+    }
+
     func testWorldStyleByPixels() throws {
         let r = TileRasterizer(sources: [try file("world.mbtiles")])
         XCTAssertEqual(try colour(at: (45, -30), zoom: 4, r), Palette.water, "the Atlantic")

@@ -100,5 +100,11 @@ final class TileCacheTests: XCTestCase {
         let cache = TileCache(rasterizer: TileRasterizer(sources: [FixtureSource(failing: true)]), scale: 1)
         cache.renderNow([a])
         XCTAssertEqual(cache.errors.count, 1)
+        // Reported once: drawing the tile again adds nothing, and a reader takes it once.
+        cache.removeAll()
+        cache.renderNow([a])
+        XCTAssertEqual(cache.errors.count, 1)
+        XCTAssertEqual(cache.takeNewErrors().count, 1)
+        XCTAssertEqual(cache.takeNewErrors().count, 0)
     }
 }

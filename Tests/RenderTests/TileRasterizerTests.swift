@@ -72,38 +72,45 @@ final class TileRasterizerTests: XCTestCase {
         let out = try XCTUnwrap(r.render(TileID(z: 5, x: 3, y: 3), scale: 1))
         XCTAssertEqual(out.image.rgb(x: 60, y: 60), Palette.land)
         XCTAssertEqual(out.errors.count, 1)
-        XCTAssertTrue(out.errors[0].contains("damaged tile data"), out.errors[0])
+        XCTAssertEqual(out.errors.first?.message, "damaged tile data")
+        XCTAssertEqual(out.errors.first?.tile, TileID(z: 5, x: 3, y: 3))
     }
 
-    func testAPlaceNameIsDrawnCentredOnItsPoint() throws {
+    func testATileThatCannotBeReadIsDrawnFromItsNearestReadableAncestor() throws {
+        // Zooms 3 and 4 are damaged; 2/0/0 (land in its west half) reads.
+        let source = FixtureSource(tiles: [TileID(z: 2, x: 0, y: 0): Fixture.halfLand], failingZooms: [3, 4])
+        let r = TileRasterizer(sources: [source])
+        let west = try XCTUnwrap(r.render(TileID(z: 4, x: 1, y: 0), scale: 1))
+        let east = try XCTUnwrap(r.render(TileID(z: 4, x: 3, y: 0), scale: 1))
+        XCTAssertEqual(west.image.rgb(x: 128, y: 128), Palette.land, "the ancestor's land, not a blank square")
+        XCTAssertEqual(east.image.rgb(x: 128, y: 128), Palette.water)
+        XCTAssertEqual(west.errors, [TileFailure(source: "fixture", tile: TileID(z: 4, x: 1, y: 0), message: "damaged tile data")])
+        XCTAssertTrue(source.requested.contains(TileID(z: 2, x: 0, y: 0)))
+    }
+
+    func testAPlaceNameIsNotPaintedIntoTheTileButBecomesACandidateAtItsPoint() throws {
         let places = VectorTile(layers: [Fixture.layer("places", [
             VectorFeature(type: .point, parts: [[TilePoint(x: 1024, y: 2048)]],
                           properties: ["name": .string("Helsinki"), "rank": .int(1), "capital": .int(1)]),
         ])])
         let r = TileRasterizer(sources: [FixtureSource(every: Fixture.halfLand), FixtureSource(every: places)])
-        let image = try XCTUnwrap(r.render(TileID(z: 5, x: 0, y: 0), scale: 1)).image
-        // The world style centres the name on the place at (64, 128): dark pixels on both sides.
-        let dark = { (xs: Range<Int>) in xs.flatMap { x in (118..<138).map { (x, $0) } }.filter { p in
-            (image.rgb(x: p.0, y: p.1) ?? 0xFFFFFF) & 0xFF < 0x80
-        }.count }
-        XCTAssertGreaterThan(dark(36..<64), 10)
-        XCTAssertGreaterThan(dark(64..<92), 10)
-        XCTAssertEqual(dark(100..<180), 0, "nothing far right of it")
-    }
-
-    func testNothingIsDrawnBetweenTwoPlaceDots() throws {
-        let city = { (x: Int32, y: Int32, name: String) in
-            VectorFeature(type: .point, parts: [[TilePoint(x: x, y: y)]], properties: ["name": .string(name), "rank": .int(1)])
+        let out = try XCTUnwrap(r.render(TileID(z: 5, x: 0, y: 0), scale: 1))
+        // No text in the tile's pixels: the screen-wide placer draws it over the map.
+        let dark = (0..<256).flatMap { x in (0..<256).map { (x, $0) } }.filter { p in
+            (out.image.rgb(x: p.0, y: p.1) ?? 0xFFFFFF) & 0xFF < 0x80
         }
-        let tile = VectorTile(layers: [
-            Fixture.layer("land", [Fixture.rect(-100, -100, 4196, 4196)]),
-            Fixture.layer("places", [city(800, 800, "Alpha"), city(3000, 3000, "Beta")]),
-        ])
-        let image = try XCTUnwrap(TileRasterizer(sources: [FixtureSource(every: tile)]).render(TileID(z: 6, x: 1, y: 1), scale: 1)).image
-        // Alpha's name is centred at (50, 50), Beta's at (187, 187): the open country between
-        // them (around (140, 121)) shows only land, no stray stroke joining the two.
-        let between = (136...144).flatMap { x in (117...125).compactMap { image.rgb(x: x, y: $0) } }
-        XCTAssertEqual(Set(between), [Palette.land])
+        XCTAssertEqual(dark.count, 0)
+        // The world style's `places` layer names it; 1024/4096 of tile 5/0/0 (8 world units
+        // wide) is world x 2, y 4.
+        let c = try XCTUnwrap(out.labels.candidates.first)
+        XCTAssertEqual(out.labels.candidates.count, 1)
+        XCTAssertEqual(c.text, "Helsinki")
+        XCTAssertEqual(c.layerID, "places")
+        XCTAssertEqual(c.anchor.x, 2, accuracy: 1e-9)
+        XCTAssertEqual(c.anchor.y, 4, accuracy: 1e-9)
+        var unlabelled = r
+        unlabelled.extractsLabels = false
+        XCTAssertTrue(try XCTUnwrap(unlabelled.render(TileID(z: 5, x: 0, y: 0), scale: 1)).labels.candidates.isEmpty)
     }
 
     func testHairlineBordersAreThinAndFollowTheirLine() throws {

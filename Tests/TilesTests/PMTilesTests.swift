@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Tiles
 
@@ -50,6 +51,7 @@ import Testing
         let expected = try Self.decodedTiles(mbtiles)
         #expect(expected.count == 19)
         for (id, tile) in expected { #expect(try file.tile(id) == tile, "\(id)") }
+        #expect(Set(try file.storedTileIDs()) == Set(expected.map(\.0)))
         // And where the MBTiles file has nothing, neither has the archive.
         #expect(try file.tile(TileID(z: 14, x: 0, y: 0)) == nil)
         #expect(try file.tile(TileID(z: 5, x: 3, y: 3)) == nil)
@@ -114,6 +116,31 @@ import Testing
             #expect(tile?.layers.first?.features.first?.properties["tile"] == .string(id.description), "\(id)")
         }
         #expect(try file.tile(TileID(z: 6, x: 1, y: 1)) != nil)   // overzoomed from z5
+        #expect(Set(try file.storedTileIDs()) == Set(tiles.map(\.0)))
+    }
+
+    @Test func openingAndLookupsReadOnlyWhatTheyNeedHoweverLargeTheArchive() throws {
+        let dir = try TemporaryDirectory()
+        // Every tile of zooms 0-8 (87,381 distinct tiles, 6 MB) in leaves of 4,096 entries.
+        var tiles: [(TileID, [UInt8])] = []
+        for z in 0...8 { for x in 0..<(1 << z) { for y in 0..<(1 << z) { tiles.append((TileID(z: z, x: x, y: y), Self.marker(TileID(z: z, x: x, y: y)))) } } }
+        let path = dir.file("large.pmtiles")
+        let writer = PMTilesWriter(tileCompression: .gzip, internalCompression: .gzip, rootEntries: 4_096, leafEntries: 4_096)
+        let bytes = writer.archive(tiles)
+        try DamagedFileTests.write(bytes, to: path)
+        let file = try PMTilesSource(path: path)
+        #expect(bytes.count > 3_000_000)
+        // Opening: the first 16 KiB, the root directory and the (empty) metadata; no leaf.
+        #expect(file.bytesReadOpening <= PMTiles.rootBytes + Int(file.header.rootLength) + 64)
+        #expect(file.bytesRead.load(ordering: .relaxed) == 0)
+        // One tile: its leaf directory and its bytes, nothing else.
+        let id = TileID(z: 8, x: 200, y: 31)
+        #expect(try file.tile(id)?.layers.first?.features.first?.properties["tile"] == .string(id.description))
+        let one = file.bytesRead.load(ordering: .relaxed)
+        #expect(one > 0 && one < 64 * 1024)
+        // Its neighbour shares the cached leaf: only the tile is read.
+        _ = try file.tile(TileID(z: 8, x: 200, y: 30))
+        #expect(file.bytesRead.load(ordering: .relaxed) - one < 200)
     }
 
     @Test func runsAndDeduplicatedTilesShareTheirBytes() throws {

@@ -1,0 +1,179 @@
+import Foundation
+import Geo
+import Style
+import Tiles
+
+/// One label the placer may put on screen, made on a tile worker beside the raster tile and
+/// cached with it: the style's symbol turned into world coordinates and shaped glyphs.
+struct LabelCandidate: Sendable {
+    var layerID: String
+    var text: String
+    var style: TextStyle
+    var shaped: ShapedText
+    var placement: SymbolPlacement
+    /// `symbol-spacing`, px.
+    var spacing: Double
+    /// Where the label hangs: the point, or for text along a line the spot on the line its
+    /// middle sits on. Zoom-0 world units.
+    var anchor: WorldPoint
+    /// Text along a line: the line (world units) and how far along it the anchor lies, as
+    /// the segment it is on and the fraction of that segment.
+    var path: [WorldPoint] = []
+    var anchorSegment = 0
+    var anchorFraction = 0.0
+    /// Placement order: lower first (see `LabelPriority`).
+    var priority: LabelPriority
+    /// The same label seen in two tiles (or on a tile and its stand-in) has the same identity.
+    var identity: Int
+
+    func shifted(byWorldX dx: Double) -> LabelCandidate {
+        guard dx != 0 else { return self }
+        var c = self
+        c.anchor.x += dx
+        c.path = path.map { WorldPoint(x: $0.x + dx, y: $0.y) }
+        var h = Hasher()
+        h.combine(identity)
+        h.combine(dx)
+        c.identity = h.finalize()
+        return c
+    }
+}
+
+/// MapLibre's order: symbol layers from the top of the style down (the layer drawn last is
+/// placed first, so place names win over street names and points of interest), within a
+/// layer by `symbol-sort-key` (lower first, features without a key after), then feature order.
+struct LabelPriority: Sendable, Comparable {
+    var layerIndex: Int
+    var sortKey: Double
+    var featureIndex: Int
+    /// Breaks the remaining ties (the same feature in several tiles, or several anchors along
+    /// one line) by position, so the order never depends on the order tiles arrive in.
+    var x: Double
+    var y: Double
+
+    static func < (a: LabelPriority, b: LabelPriority) -> Bool {
+        if a.layerIndex != b.layerIndex { return a.layerIndex > b.layerIndex }
+        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+        if a.featureIndex != b.featureIndex { return a.featureIndex < b.featureIndex }
+        if a.y != b.y { return a.y < b.y }
+        return a.x < b.x
+    }
+}
+
+/// The label candidates of one raster tile (every source's symbols), shared by reference so
+/// the placer can tell cheaply whether the tiles on screen changed.
+final class TileLabelSet: Sendable {
+    let candidates: [LabelCandidate]
+    init(_ candidates: [LabelCandidate]) { self.candidates = candidates }
+    static let empty = TileLabelSet([])
+}
+
+/// Turns one drawn tile's symbols into candidates (on the tile worker).
+enum LabelExtraction {
+    /// - Parameters:
+    ///   - tile: the tile being drawn; `placed` maps each source's data into its pixels.
+    ///   - pixelSize: the raster's side in device px; `scale` device px per logical px.
+    ///   - symbols: each source tile's symbols (the style's, at the tile's zoom).
+    static func candidates(_ placed: [PlacedTile], tile: TileID, pixelSize: Double, scale: Double,
+                           symbols: (PlacedTile) -> [SymbolFeature]) -> [LabelCandidate] {
+        let worldPerPixel = WebMercator.tileSize / exp2(Double(tile.z)) / pixelSize
+        // Logical px per world unit at this tile's style zoom: line spacing is measured in them.
+        let logicalPerWorld = pixelSize / scale / (WebMercator.tileSize / exp2(Double(tile.z)))
+        let originX = Double(tile.x) * WebMercator.tileSize / exp2(Double(tile.z))
+        let originY = Double(tile.y) * WebMercator.tileSize / exp2(Double(tile.z))
+        var out: [LabelCandidate] = []
+        for p in placed {
+            for symbol in symbols(p) {
+                let extent = Double(max(symbol.extent, 1))
+                func px(_ v: TilePoint) -> (x: Double, y: Double) {
+                    (p.placement.x(v.x, extent: extent), p.placement.y(v.y, extent: extent))
+                }
+                func world(_ q: (x: Double, y: Double)) -> WorldPoint {
+                    WorldPoint(x: originX + q.x * worldPerPixel, y: originY + q.y * worldPerPixel)
+                }
+                // A label belongs to the tile its anchor lies in (half-open square), so the
+                // copies in neighbouring tiles' buffers are never placed twice.
+                func own(_ q: (x: Double, y: Double)) -> Bool { q.x >= 0 && q.y >= 0 && q.x < pixelSize && q.y < pixelSize }
+                guard let shaped = LabelFonts.shared.shape(symbol.text, style: symbol.textStyle, wrap: symbol.placement == .point)
+                else { continue }
+                let base = LabelPriority(layerIndex: symbol.layerIndex, sortKey: symbol.sortKey ?? .infinity,
+                                         featureIndex: symbol.featureIndex, x: 0, y: 0)
+                func candidate(anchor: WorldPoint, path: [WorldPoint] = [], segment: Int = 0, fraction: Double = 0) -> LabelCandidate {
+                    var priority = base
+                    priority.x = anchor.x
+                    priority.y = anchor.y
+                    var h = Hasher()
+                    h.combine(symbol.layerID)
+                    h.combine(symbol.text)
+                    // Quantized so that the same point read from two tiles' buffers matches.
+                    h.combine(Int64((anchor.x * 1e7).rounded()))
+                    h.combine(Int64((anchor.y * 1e7).rounded()))
+                    return LabelCandidate(layerID: symbol.layerID, text: symbol.text, style: symbol.textStyle, shaped: shaped,
+                                          placement: symbol.placement, spacing: symbol.spacing, anchor: anchor, path: path, anchorSegment: segment,
+                                          anchorFraction: fraction, priority: priority, identity: h.finalize())
+                }
+                switch symbol.geometry {
+                case .point(let v):
+                    let q = px(v)
+                    guard own(q) else { continue }
+                    out.append(candidate(anchor: world(q)))
+                case .line(let line):
+                    guard line.count >= 2 else { continue }
+                    let pts = line.map(px)
+                    let path = pts.map(world)
+                    if symbol.placement == .point {
+                        let q = pts[pts.count / 2]
+                        if own(q) { out.append(candidate(anchor: world(q))) }
+                        continue
+                    }
+                    let length = shaped.width
+                    for a in anchors(along: path, logicalPerWorld: logicalPerWorld, labelLength: length,
+                                     spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1)) {
+                        let q = ((a.point.x - originX) / worldPerPixel, (a.point.y - originY) / worldPerPixel)
+                        guard own(q) else { continue }
+                        out.append(candidate(anchor: a.point, path: path, segment: a.segment, fraction: a.fraction))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Spots along `path` (world units) for a label of `labelLength` logical px: one in the
+    /// middle of a line shorter than two spacings, else every `spacing` px starting half a
+    /// spacing in. Lines shorter than the label give none.
+    static func anchors(along path: [WorldPoint], logicalPerWorld: Double, labelLength: Double,
+                        spacing: Double) -> [(point: WorldPoint, segment: Int, fraction: Double)] {
+        var lengths: [Double] = []
+        lengths.reserveCapacity(path.count)
+        var total = 0.0
+        for (a, b) in zip(path, path.dropFirst()) {
+            let d = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot() * logicalPerWorld
+            lengths.append(d)
+            total += d
+        }
+        guard total.isFinite, total >= labelLength else { return [] }
+        var spots: [Double] = []
+        if !spacing.isFinite || total < 2 * spacing {
+            spots = [total / 2]
+        } else {
+            var d = spacing / 2
+            while d < total && spots.count < 64 {
+                spots.append(d)
+                d += spacing
+            }
+        }
+        var out: [(WorldPoint, Int, Double)] = []
+        var segment = 0, start = 0.0
+        for s in spots {
+            while segment < lengths.count - 1 && start + lengths[segment] < s {
+                start += lengths[segment]
+                segment += 1
+            }
+            let f = lengths[segment] > 0 ? min(max((s - start) / lengths[segment], 0), 1) : 0
+            let a = path[segment], b = path[segment + 1]
+            out.append((WorldPoint(x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f), segment, f))
+        }
+        return out
+    }
+}

@@ -1,0 +1,274 @@
+import CCairo
+import Foundation
+import Geo
+import Style
+import Synchronization
+
+/// A label on screen, as the state dump reports it (contracts.md §3.1 `map.labels`): view
+/// coordinates (logical px from the map view's top-left corner).
+public struct MapLabel: Sendable, Equatable {
+    public struct Glyph: Sendable, Equatable {
+        /// The glyph's centre on its line, and its direction in degrees clockwise.
+        public var x: Double
+        public var y: Double
+        public var angle: Double
+    }
+    public var text: String
+    public var layer: String
+    public var anchor: ScreenPoint
+    /// Degrees, 0 = horizontal; for text along a line the mean glyph angle.
+    public var angle: Double
+    /// Axis-aligned around the drawn text (without halo or padding).
+    public var box: (x: Double, y: Double, width: Double, height: Double)
+    /// What the label keeps others out of (its padding included): the box for a point label,
+    /// a square per glyph for text along a line.
+    public var collisionBoxes: [(x: Double, y: Double, width: Double, height: Double)]
+    /// Text along a line: each glyph's centre and direction; empty for point labels.
+    public var glyphs: [Glyph]
+
+    public static func == (a: MapLabel, b: MapLabel) -> Bool {
+        a.text == b.text && a.layer == b.layer && a.anchor == b.anchor && a.angle == b.angle
+            && a.box == b.box && a.glyphs == b.glyphs && a.collisionBoxes.count == b.collisionBoxes.count
+            && zip(a.collisionBoxes, b.collisionBoxes).allSatisfy { $0 == $1 }
+    }
+}
+
+/// The screen's labels between frames: the current placement, when to redo it, and each
+/// label's glyphs drawn once into a small image.
+///
+/// The stability rule: a placement is kept (and only moved with the map) while the camera
+/// pans with the same tiles on screen; it is redone when the view settles, when tiles with
+/// new candidates land, or when the zoom changed and has settled (not during a pinch: the
+/// labels then keep their size and follow their anchors). A redo places the labels shown
+/// before first, so nothing shown gives way to a newcomer.
+final class LabelLayer: Sendable {
+    private struct State {
+        var placed: [PlacedLabel] = []
+        var zoom = Double.nan
+        var center = WorldPoint(x: .nan, y: .nan)
+        var size = ViewSize(width: 0, height: 0)
+        var signature: [ObjectIdentifier] = []
+        /// How the camera mapped a world step to the screen when placing: a change is a zoom
+        /// or a turn of the map (a pan leaves it alone).
+        var basis = (x: Double.nan, y: Double.nan)
+        /// Each label's glyphs and halo, by identity (and zoom for text along a line).
+        var images: [Int: LabelImage] = [:]
+        var scale = 1.0
+        /// How long the last placement took (ms), for the bench.
+        var lastPlacementMs = 0.0
+    }
+    private let state = Mutex(State())
+    static let imageCapacity = 4096
+
+    /// One label drawn: a small ARGB surface from cairo's own allocator (a few KiB each: the
+    /// tiles' mmap-backed `RasterImage` would cost a mapping and its page faults per label).
+    final class LabelImage: @unchecked Sendable {
+        // Sendable: drawn once under the layer's lock, then only read as a source pattern.
+        let surface: OpaquePointer
+        let width: Double
+        let height: Double
+        /// The image's top-left from the anchor, in whole device px.
+        let dx: Double
+        let dy: Double
+        /// A pattern made once: a frame only moves it (`cairo_set_source_surface` would make
+        /// a new one per label per frame).
+        let pattern: OpaquePointer?
+        init(surface: OpaquePointer, dx: Double, dy: Double) {
+            self.surface = surface
+            pattern = cairo_pattern_create_for_surface(surface)
+            if let pattern { cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST) }
+            width = Double(cairo_image_surface_get_width(surface))
+            height = Double(cairo_image_surface_get_height(surface))
+            self.dx = dx
+            self.dy = dy
+        }
+        deinit {
+            if let pattern { cairo_pattern_destroy(pattern) }
+            cairo_surface_destroy(surface)
+        }
+    }
+
+    /// Decides whether to place again and does so; returns whether it placed.
+    @discardableResult
+    func update(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool) -> Bool {
+        let signature = sets.map { ObjectIdentifier($0.0) }
+        let basis = Self.basis(camera)
+        let needs: Bool = state.withLock { s in
+            if s.zoom.isNaN || s.size != camera.size { return true }
+            if s.zoom != camera.zoom || !Self.sameBasis(s.basis, basis) {
+                // Mid-pinch, or the new zoom's tiles are still on their way: hold what is shown.
+                return !moving && (complete || s.placed.isEmpty)
+            }
+            if signature != s.signature {
+                // While the map moves, only tiles that bring new candidates matter; a tile
+                // scrolling away takes its labels off screen by itself.
+                if moving {
+                    let old = Set(s.signature)
+                    return signature.contains { !old.contains($0) }
+                }
+                return true
+            }
+            return !moving && s.center != camera.center
+        }
+        guard needs else { return false }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var candidates: [LabelCandidate] = []
+        candidates.reserveCapacity(sets.reduce(0) { $0 + $1.0.candidates.count })
+        for (set, dx) in sets {
+            if dx == 0 { candidates += set.candidates } else { candidates += set.candidates.map { $0.shifted(byWorldX: dx) } }
+        }
+        let previous = state.withLock { Set($0.placed.map(\.identity)) }
+        var placer = LabelPlacer(camera: camera)
+        let placed = placer.place(candidates, previous: previous)
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        state.withLock { s in
+            s.placed = placed
+            s.zoom = camera.zoom
+            s.center = camera.center
+            s.size = camera.size
+            s.signature = signature
+            s.basis = basis
+            s.lastPlacementMs = ms
+        }
+        return true
+    }
+
+    /// Whether `l`, anchored at `a` (view px), lies wholly inside the view: labels in the
+    /// placement's margin, or pushed partly out by a pan, are not drawn (never a cut word).
+    static func isShown(_ l: PlacedLabel, at a: ScreenPoint, in size: ViewSize) -> Bool {
+        a.x + l.box.minX >= 0 && a.y + l.box.minY >= 0 && a.x + l.box.maxX <= size.width && a.y + l.box.maxY <= size.height
+    }
+
+    /// Where a small world step east of the centre lands on screen, from the centre.
+    static func basis(_ camera: MapCamera) -> (x: Double, y: Double) {
+        let a = camera.screenPoint(ofWorld: camera.center)
+        let b = camera.screenPoint(ofWorld: WorldPoint(x: camera.center.x + 1.0 / 1024, y: camera.center.y))
+        return (b.x - a.x, b.y - a.y)
+    }
+
+    /// Equal up to rounding (the step's screen length varies in its last bits as the centre moves).
+    static func sameBasis(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Bool {
+        let scale = max(abs(a.x) + abs(a.y), abs(b.x) + abs(b.y), 1e-300)
+        return abs(a.x - b.x) + abs(a.y - b.y) <= scale * 1e-6
+    }
+
+    var lastPlacementMs: Double { state.withLock { $0.lastPlacementMs } }
+
+    func reset() { state.withLock { $0 = State() } }
+
+    /// The labels shown now, in view coordinates for `camera`.
+    func labels(for camera: MapCamera) -> [MapLabel] {
+        state.withLock { s in
+            s.placed.compactMap { l in
+                let a = camera.screenPoint(ofWorld: l.anchor)
+                guard Self.isShown(l, at: a, in: camera.size) else { return nil }
+                func rect(_ b: LabelBox) -> (x: Double, y: Double, width: Double, height: Double) {
+                    (a.x + b.minX, a.y + b.minY, b.maxX - b.minX, b.maxY - b.minY)
+                }
+                let glyphs: [MapLabel.Glyph] = l.isLine ? zip(l.glyphs, l.collision).map { g, c in
+                    MapLabel.Glyph(x: a.x + (c.minX + c.maxX) / 2, y: a.y + (c.minY + c.maxY) / 2, angle: g.angle * 180 / Double.pi)
+                } : []
+                return MapLabel(text: l.text, layer: l.layerID, anchor: a, angle: l.angle, box: rect(l.box),
+                                collisionBoxes: l.collision.map(rect), glyphs: glyphs)
+            }
+        }
+    }
+
+    /// Draws every placed label at its anchor for `camera`. `cr` is in device px with the
+    /// view's top-left at `deviceOrigin`, `scale` device px per logical px.
+    func draw(_ camera: MapCamera, into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double), scale: Double) {
+        state.withLock { s in
+            if s.scale != scale {
+                s.images.removeAll()
+                s.scale = scale
+            }
+            let w = camera.size.width * scale, h = camera.size.height * scale
+            for l in s.placed {
+                let a = camera.screenPoint(ofWorld: l.anchor)
+                guard Self.isShown(l, at: a, in: camera.size) else { continue }
+                let key = l.isLine ? l.identity &+ Int(bitPattern: UInt(s.zoom.bitPattern)) : l.identity
+                let image: LabelImage
+                if let hit = s.images[key] {
+                    image = hit
+                } else {
+                    guard let made = Self.render(l, scale: scale) else { continue }
+                    if s.images.count >= Self.imageCapacity { s.images.removeAll() }
+                    s.images[key] = made
+                    image = made
+                }
+                let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
+                let iw = image.width, ih = image.height
+                guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
+                guard let pattern = image.pattern else { continue }
+                var m = cairo_matrix_t()
+                cairo_matrix_init_translate(&m, -(deviceOrigin.x + x), -(deviceOrigin.y + y))
+                cairo_pattern_set_matrix(pattern, &m)
+                cairo_set_source(cr, pattern)
+                cairo_rectangle(cr, deviceOrigin.x + x, deviceOrigin.y + y, iw, ih)
+                cairo_fill(cr)
+            }
+        }
+    }
+
+    /// The label's glyphs with their halo, drawn once at `scale` into an image just big enough.
+    ///
+    /// The glyphs go into an alpha mask first (point labels through cairo's cached glyph
+    /// masks, text along a line as outlines filled glyph by glyph, each turned to its angle);
+    /// the halo is that mask painted in the halo colour at eight offsets of the halo width,
+    /// under the text. Stroking the glyph outlines instead cost about 0.4 ms a label.
+    static func render(_ l: PlacedLabel, scale: Double) -> LabelImage? {
+        let st = l.style
+        let halo = st.haloWidth > 0 && st.haloColor.a > 0 ? st.haloWidth + st.haloBlur : 0
+        let pad = halo + 2
+        let x0 = ((l.box.minX - pad) * scale).rounded(.down), y0 = ((l.box.minY - pad) * scale).rounded(.down)
+        let x1 = ((l.box.maxX + pad) * scale).rounded(.up), y1 = ((l.box.maxY + pad) * scale).rounded(.up)
+        let w = Int32(x1 - x0), h = Int32(y1 - y0)
+        guard w >= 1, h >= 1, w < 4096, h < 4096, let font = LabelFonts.shared.font(st, size: st.size),
+              let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h) else { return nil }
+        defer {
+            cairo_surface_destroy(mask)
+            cairo_scaled_font_destroy(font)
+        }
+        guard cairo_surface_status(mask) == CAIRO_STATUS_SUCCESS, let mcr = cairo_create(mask) else { return nil }
+        cairo_translate(mcr, -x0, -y0)
+        cairo_scale(mcr, scale, scale)
+        cairo_set_scaled_font(mcr, font)
+        if l.isLine {
+            var glyph = cairo_glyph_t()
+            for g in l.glyphs {
+                cairo_save(mcr)
+                cairo_translate(mcr, g.x, g.y)
+                cairo_rotate(mcr, g.angle)
+                glyph.index = UInt(g.index)
+                glyph.x = 0
+                glyph.y = 0
+                cairo_glyph_path(mcr, &glyph, 1)
+                cairo_restore(mcr)
+            }
+            cairo_fill(mcr)
+        } else {
+            var glyphs = l.glyphs.map { cairo_glyph_t(index: UInt($0.index), x: $0.x, y: $0.y) }
+            cairo_show_glyphs(mcr, &glyphs, Int32(glyphs.count))
+        }
+        cairo_destroy(mcr)
+        cairo_surface_flush(mask)
+
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h) else { return nil }
+        let image = LabelImage(surface: surface, dx: x0, dy: y0)
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
+        defer { cairo_destroy(cr) }
+        if halo > 0 {
+            // The mask shown at eight whole-pixel offsets around the text: pixman's solid-through-
+            // A8 path, a few microseconds each (growing the mask in Swift took 10 ms a screen).
+            cairo_set_source_rgba(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b, st.haloColor.a)
+            let r = max((halo * scale).rounded(), 1), d = max((halo * scale * 0.7).rounded(), 1)
+            for (ox, oy) in [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d)] {
+                cairo_mask_surface(cr, mask, ox, oy)
+            }
+        }
+        cairo_set_source_rgba(cr, st.color.r, st.color.g, st.color.b, st.color.a)
+        cairo_mask_surface(cr, mask, 0, 0)
+        cairo_surface_flush(surface)
+        return image
+    }
+}

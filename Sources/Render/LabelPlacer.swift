@@ -1,0 +1,255 @@
+import Foundation
+import Geo
+import Style
+
+/// A rectangle in logical px.
+struct LabelBox: Sendable, Equatable {
+    var minX: Double, minY: Double, maxX: Double, maxY: Double
+    func offset(_ dx: Double, _ dy: Double) -> LabelBox { LabelBox(minX: minX + dx, minY: minY + dy, maxX: maxX + dx, maxY: maxY + dy) }
+    func inset(_ d: Double) -> LabelBox { LabelBox(minX: minX + d, minY: minY + d, maxX: maxX - d, maxY: maxY - d) }
+    func union(_ o: LabelBox) -> LabelBox {
+        LabelBox(minX: min(minX, o.minX), minY: min(minY, o.minY), maxX: max(maxX, o.maxX), maxY: max(maxY, o.maxY))
+    }
+    func overlaps(_ o: LabelBox) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
+}
+
+/// A label the placer kept: its glyphs laid out around the anchor, in logical px at the zoom
+/// it was placed at, screen-aligned (x right, y down).
+struct PlacedLabel: Sendable {
+    struct Glyph: Sendable, Equatable {
+        var index: UInt
+        /// The glyph's origin (on its baseline) from the anchor.
+        var x: Double
+        var y: Double
+        /// Radians clockwise; 0 for point labels.
+        var angle: Double
+    }
+    var identity: Int
+    var layerID: String
+    var text: String
+    var style: TextStyle
+    var anchor: WorldPoint
+    var glyphs: [Glyph]
+    /// The text's ink box from the anchor (without padding or halo).
+    var box: LabelBox
+    /// What the label occupies for collisions (padding included), from the anchor: one box for
+    /// a point label, one per glyph along a line.
+    var collision: [LabelBox]
+    /// Degrees, 0 = horizontal: for text along a line the mean glyph angle.
+    var angle: Double
+    var isLine: Bool
+}
+
+/// Places the candidates of every visible tile on one screen.
+///
+/// In priority order (`LabelPriority`; labels placed last time first, see `place`), each
+/// candidate is laid out at the view's zoom and kept when its boxes lie inside the view (and
+/// its margin) and clear every box kept before it, looked up in a grid of `cell`-px buckets. Everything is
+/// measured from world anchors, so a pan moves the whole result without changing it.
+struct LabelPlacer {
+    let camera: MapCamera
+    static let cell = 32.0
+    /// Labels are placed this far (px) past the view's edges too, and shown only while wholly
+    /// inside it: a label about to scroll in already holds its place, so a pan of less than
+    /// this never makes it push out one that is shown (no swapping, even with nothing placed
+    /// before to keep).
+    static let margin = 128.0
+    /// The same name along a line comes back no closer than this share of `symbol-spacing`.
+    static let repeatFraction = 0.8
+
+    private var boxes: [LabelBox] = []
+    private var grid: [[Int32]]
+    private let columns: Int
+    private let rows: Int
+    private let worldScale: Double
+    private let size: ViewSize
+
+    init(camera: MapCamera) {
+        self.camera = camera
+        size = camera.size
+        worldScale = exp2(camera.zoom)
+        columns = max(1, Int(((camera.size.width + 2 * Self.margin) / Self.cell).rounded(.up)))
+        rows = max(1, Int(((camera.size.height + 2 * Self.margin) / Self.cell).rounded(.up)))
+        grid = Array(repeating: [], count: columns * rows)
+    }
+
+    /// The labels to show. `previous` holds the identities shown before: those are placed
+    /// first, so a pan or a new tile never makes a shown label give way to a newcomer (no
+    /// swapping), and after a zoom the old labels stay where they still fit. Duplicates
+    /// (the same identity twice) are placed once.
+    mutating func place(_ candidates: [LabelCandidate], previous: Set<Int>) -> [PlacedLabel] {
+        var order = candidates.indices.map { $0 }
+        order.sort { a, b in
+            let pa = previous.contains(candidates[a].identity), pb = previous.contains(candidates[b].identity)
+            if pa != pb { return pa }
+            return candidates[a].priority < candidates[b].priority
+        }
+        var seen = Set<Int>()
+        var out: [PlacedLabel] = []
+        // Text along lines already placed, by layer and text: a street cut into pieces (by
+        // tiles, or by the data at every junction) is named once per spacing, not per piece.
+        var lineAnchors: [String: [ScreenPoint]] = [:]
+        for i in order {
+            let c = candidates[i]
+            guard seen.insert(c.identity).inserted else { continue }
+            let anchor = camera.screenPoint(ofWorld: c.anchor)
+            // Far outside the view: not worth laying out.
+            guard anchor.x > -size.width, anchor.x < 2 * size.width, anchor.y > -size.height, anchor.y < 2 * size.height else { continue }
+            let repeatKey = c.path.isEmpty ? "" : c.layerID + "\u{1}" + c.text
+            let repeatDistance = c.spacing * Self.repeatFraction
+            if !c.path.isEmpty, let near = lineAnchors[repeatKey],
+               near.contains(where: { hypot($0.x - anchor.x, $0.y - anchor.y) < repeatDistance }) { continue }
+            guard let label = layout(c) else { continue }
+            let screenBoxes = label.collision.map { $0.offset(anchor.x, anchor.y) }
+            let view = LabelBox(minX: -Self.margin, minY: -Self.margin, maxX: size.width + Self.margin, maxY: size.height + Self.margin)
+            let ink = label.box.offset(anchor.x, anchor.y)
+            guard ink.minX >= view.minX, ink.minY >= view.minY, ink.maxX <= view.maxX, ink.maxY <= view.maxY else { continue }
+            if !c.style.allowOverlap && screenBoxes.contains(where: collides) { continue }
+            if !c.style.ignorePlacement { for b in screenBoxes { insert(b) } }
+            if !c.path.isEmpty { lineAnchors[repeatKey, default: []].append(anchor) }
+            out.append(label)
+        }
+        return out
+    }
+
+    // MARK: collision grid
+
+    private func cells(_ b: LabelBox) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        func clampX(_ v: Double) -> Int { min(max(Int(((v + Self.margin) / Self.cell).rounded(.down)), 0), columns - 1) }
+        func clampY(_ v: Double) -> Int { min(max(Int(((v + Self.margin) / Self.cell).rounded(.down)), 0), rows - 1) }
+        return (clampX(b.minX), clampY(b.minY), clampX(b.maxX), clampY(b.maxY))
+    }
+
+    private func collides(_ b: LabelBox) -> Bool {
+        let c = cells(b)
+        for y in c.y0...c.y1 {
+            for x in c.x0...c.x1 {
+                for i in grid[y * columns + x] where boxes[Int(i)].overlaps(b) { return true }
+            }
+        }
+        return false
+    }
+
+    private mutating func insert(_ b: LabelBox) {
+        let index = Int32(boxes.count)
+        boxes.append(b)
+        let c = cells(b)
+        for y in c.y0...c.y1 {
+            for x in c.x0...c.x1 { grid[y * columns + x].append(index) }
+        }
+    }
+
+    // MARK: layout
+
+    /// The candidate laid out at the camera's zoom, nil when it cannot be (a line too short or
+    /// too bent for its text).
+    func layout(_ c: LabelCandidate) -> PlacedLabel? {
+        c.path.isEmpty ? pointLayout(c) : lineLayout(c)
+    }
+
+    private func pointLayout(_ c: LabelCandidate) -> PlacedLabel? {
+        let s = c.shaped, st = c.style
+        // Where the text box's corner sits relative to the anchor.
+        let w = s.width, h = s.height
+        var x = -w / 2, y = -h / 2
+        switch st.anchor {
+        case .left, .topLeft, .bottomLeft: x = 0
+        case .right, .topRight, .bottomRight: x = -w
+        default: break
+        }
+        switch st.anchor {
+        case .top, .topLeft, .topRight: y = 0
+        case .bottom, .bottomLeft, .bottomRight: y = -h
+        default: break
+        }
+        x += st.offset.x * st.size
+        y += st.offset.y * st.size
+        // The text origin is the first baseline's left end: the box starts at (minX, minY).
+        let ox = x - s.minX, oy = y - s.minY
+        let glyphs = s.glyphs.map { PlacedLabel.Glyph(index: $0.index, x: $0.x + ox, y: $0.y + oy, angle: 0) }
+        let box = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
+        return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: st, anchor: c.anchor, glyphs: glyphs,
+                           box: box, collision: [box.inset(-st.padding)], angle: 0, isLine: false)
+    }
+
+    private func lineLayout(_ c: LabelCandidate) -> PlacedLabel? {
+        let anchor = camera.screenPoint(ofWorld: c.anchor)
+        // The path on screen (through the camera, so a turned map turns it too) in px from the
+        // anchor, and the anchor's distance along it.
+        var pts = c.path.map { w -> (x: Double, y: Double) in
+            let p = camera.screenPoint(ofWorld: w)
+            return (p.x - anchor.x, p.y - anchor.y)
+        }
+        var lengths: [Double] = []
+        lengths.reserveCapacity(pts.count)
+        var total = 0.0, along = 0.0
+        for i in 0..<(pts.count - 1) {
+            let d = hypot(pts[i + 1].x - pts[i].x, pts[i + 1].y - pts[i].y)
+            if i < c.anchorSegment { along += d } else if i == c.anchorSegment { along += d * c.anchorFraction }
+            lengths.append(d)
+            total += d
+        }
+        let s = c.shaped
+        let half = s.width / 2
+        guard total > s.width, along - half >= 0, along + half <= total else { return nil }
+        // Read upright: when the text would run right to left (its last glyph's centre left of
+        // its first's), lay it along the reversed line.
+        if let g0 = s.glyphs.first, let g1 = s.glyphs.last,
+           let a = point(pts, lengths, at: along - half + g0.x + g0.advance / 2),
+           let b = point(pts, lengths, at: along - half + g1.x + g1.advance / 2), b.x < a.x {
+            pts.reverse()
+            lengths.reverse()
+            along = total - along
+        }
+        let size = c.style.size
+        // Baseline a third of the text size below the line, so the letters straddle it.
+        let drop = size * 0.35
+        let maxBend = c.style.maxAngle * Double.pi / 180
+        var glyphs: [PlacedLabel.Glyph] = []
+        var collision: [LabelBox] = []
+        var box: LabelBox?
+        var lastAngle: Double?
+        var sumCos = 0.0, sumSin = 0.0
+        let r = size / 2
+        for g in s.glyphs {
+            let mid = along - half + g.x + g.advance / 2
+            guard let p = point(pts, lengths, at: mid) else { return nil }
+            let angle = p.angle
+            if let last = lastAngle {
+                var d = abs(angle - last)
+                if d > Double.pi { d = 2 * Double.pi - d }
+                if d > maxBend { return nil }
+            }
+            lastAngle = angle
+            sumCos += cos(angle); sumSin += sin(angle)
+            let dx = cos(angle), dy = sin(angle)
+            // The glyph's origin: back half its advance along the line, down by `drop` across it.
+            let gx = p.x - dx * g.advance / 2 - dy * drop, gy = p.y - dy * g.advance / 2 + dx * drop
+            glyphs.append(PlacedLabel.Glyph(index: g.index, x: gx, y: gy, angle: angle))
+            let cx = p.x, cy = p.y
+            let ink = LabelBox(minX: cx - r, minY: cy - r, maxX: cx + r, maxY: cy + r)
+            box = box.map { $0.union(ink) } ?? ink
+            collision.append(ink.inset(-c.style.padding))
+        }
+        guard let box else { return nil }
+        let mean = atan2(sumSin, sumCos) * 180 / Double.pi
+        return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: glyphs,
+                           box: box, collision: collision, angle: mean, isLine: true)
+    }
+
+    /// The point `d` px along the path and the direction of the segment it lies on.
+    private func point(_ pts: [(x: Double, y: Double)], _ lengths: [Double], at d: Double) -> (x: Double, y: Double, angle: Double)? {
+        guard d >= 0 else { return nil }
+        var start = 0.0
+        for (i, l) in lengths.enumerated() {
+            if d <= start + l || i == lengths.count - 1 {
+                guard l > 0 else { start += l; continue }
+                let f = min(max((d - start) / l, 0), 1)
+                let a = pts[i], b = pts[i + 1]
+                return (a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, atan2(b.y - a.y, b.x - a.x))
+            }
+            start += l
+        }
+        return nil
+    }
+}

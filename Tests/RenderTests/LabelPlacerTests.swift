@@ -1,0 +1,321 @@
+import CCairo
+import Foundation
+import Geo
+import Style
+import Tiles
+import XCTest
+@testable import Render
+
+/// Symbols straight from a test tile's `labels` layer: each feature's `text`, `layer` (its
+/// index), `sort`, `line` (text along the line) and `overlap` (allow overlap) properties.
+struct TestSymbols: SymbolSource {
+    var size = 16.0
+    var maxAngle = 45.0
+    func symbols(in tile: VectorTile, zoom: Double) -> [SymbolFeature] {
+        guard let layer = tile.layer(named: "labels") else { return [] }
+        return layer.features.enumerated().compactMap { i, f in
+            guard case .string(let text)? = f.properties["text"], let part = f.parts.first, let first = part.first else { return nil }
+            var style = TextStyle()
+            style.size = size
+            style.maxAngle = maxAngle
+            style.haloColor = .white
+            style.haloWidth = 1
+            if case .int(1)? = f.properties["overlap"] { style.allowOverlap = true }
+            let index: Int
+            if case .int(let l)? = f.properties["layer"] { index = Int(l) } else { index = 0 }
+            var sort: Double?
+            if case .int(let k)? = f.properties["sort"] { sort = Double(k) }
+            let line = f.type == .lineString
+            return SymbolFeature(layerID: "layer\(index)", layerIndex: index, text: text, textStyle: style,
+                                 placement: line ? .line : .point, spacing: 250, sortKey: sort, featureIndex: i,
+                                 geometry: line ? .line(part) : .point(first), extent: layer.extent)
+        }
+    }
+}
+
+final class LabelPlacerTests: XCTestCase {
+    static func point(_ x: Int32, _ y: Int32, _ text: String, layer: Int64 = 0, sort: Int64? = nil, overlap: Bool = false) -> VectorFeature {
+        var props: [String: PropertyValue] = ["text": .string(text), "layer": .int(layer)]
+        if let sort { props["sort"] = .int(sort) }
+        if overlap { props["overlap"] = .int(1) }
+        return VectorFeature(type: .point, parts: [[TilePoint(x: x, y: y)]], properties: props)
+    }
+
+    static func line(_ pts: [(Double, Double)], _ text: String) -> VectorFeature {
+        VectorFeature(type: .lineString, parts: [pts.map { TilePoint(x: Int32($0.0.rounded()), y: Int32($0.1.rounded())) }],
+                      properties: ["text": .string(text)])
+    }
+
+    static func labelTile(_ features: [VectorFeature]) -> VectorTile {
+        VectorTile(layers: [Fixture.layer("land", [Fixture.rect(-100, -100, 4196, 4196)]), Fixture.layer("labels", features)])
+    }
+
+    /// A renderer over `tiles` (one tile: every address) with `TestSymbols`.
+    func renderer(_ source: FixtureSource, symbols: TestSymbols = TestSymbols()) -> MapRenderer {
+        var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: [source], symbols: symbols), scale: 1))
+        r.showsScaleBar = false
+        r.showsAttribution = false
+        return r
+    }
+
+    static func camera(zoom: Double, size: ViewSize) -> MapCamera {
+        var c = MapCamera(center: Coordinate(latitude: 0, longitude: 0), zoom: zoom, size: size)
+        c.center = WorldPoint(x: 136, y: 136)
+        return c
+    }
+
+    /// A 512x512 view whose centre is the middle of tile 4/8/8 (world 136, 136).
+    let camera = LabelPlacerTests.camera(zoom: 4, size: ViewSize(width: 512, height: 512))
+
+    @discardableResult
+    func frame(_ r: MapRenderer, _ camera: MapCamera, moving: Bool = false, sync: Bool = true) throws -> RasterImage {
+        let image = try XCTUnwrap(RasterImage(width: Int(camera.size.width), height: Int(camera.size.height)))
+        let cr = try XCTUnwrap(cairo_create(image.surface))
+        defer { cairo_destroy(cr) }
+        if sync { r.drawSynchronously(camera, into: cr) } else { r.draw(camera, into: cr, moving: moving) }
+        return image
+    }
+
+    func testANameOnATileEdgeIsPlacedOnceAndDrawnWholeAcrossTheEdge() throws {
+        // The same point seen from both tiles: at x = 4095 in 4/8/8 and in the buffer (x = -1) of 4/9/8.
+        let west = Self.labelTile([Self.point(4095, 2048, "Edgeton")])
+        let east = Self.labelTile([Self.point(-1, 2048, "Edgeton")])
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): west, TileID(z: 4, x: 9, y: 8): east]))
+        let image = try frame(r, camera)
+        let labels = r.labels(for: camera)
+        XCTAssertEqual(labels.map(\.text), ["Edgeton"])
+        // The tile edge is at view x 384: the text's ink reaches both sides of it.
+        let box = try XCTUnwrap(labels.first).box
+        XCTAssertLessThan(box.x, 370)
+        XCTAssertGreaterThan(box.x + box.width, 398)
+        let dark = { (xs: Range<Int>) in xs.flatMap { x in (240..<272).map { (x, $0) } }.filter { p in
+            (image.rgb(x: p.0, y: p.1) ?? 0xFFFFFF) & 0xFF < 0x80 }.count }
+        XCTAssertGreaterThan(dark(350..<384), 10, "ink west of the tile edge")
+        XCTAssertGreaterThan(dark(384..<420), 10, "ink east of the tile edge")
+    }
+
+    func testHigherLayersWinThenLowerSortKeysAndAllowOverlapPlacesBoth() throws {
+        let tile = Self.labelTile([
+            Self.point(1000, 2048, "Low", layer: 0),
+            Self.point(1010, 2048, "High", layer: 3),
+            Self.point(3000, 1000, "SortTwo", layer: 1, sort: 2),
+            Self.point(3000, 1010, "SortOne", layer: 1, sort: 1),
+            Self.point(2000, 3500, "Under", layer: 5),
+            Self.point(2000, 3510, "Over", layer: 0, overlap: true),
+        ])
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): tile]))
+        try frame(r, camera)
+        let texts = Set(r.labels(for: camera).map(\.text))
+        XCTAssertEqual(texts, ["High", "SortOne", "Under", "Over"])
+    }
+
+    func testNoTwoCollisionBoxesOverlapAndEveryLabelIsInsideTheView() throws {
+        var features: [VectorFeature] = []
+        for i in 0..<400 {
+            features.append(Self.point(Int32((i * 977) % 4096), Int32((i * 613) % 4096), "Place \(i)", layer: Int64(i % 3)))
+        }
+        let r = renderer(FixtureSource(every: Self.labelTile(features)))
+        try frame(r, camera)
+        let labels = r.labels(for: camera)
+        XCTAssertGreaterThan(labels.count, 20)
+        XCTAssertLessThan(labels.count, 400, "some candidates collide")
+        assertNoOverlaps(labels, in: camera.size)
+    }
+
+    func testAStreetNameFollowsItsCurveGlyphByGlyphAndReadsUpright() throws {
+        // A gentle arc across the tile, drawn once west to east and once east to west.
+        let arc = (0...40).map { i -> (Double, Double) in
+            let t = Double(i) / 40 * Double.pi * 0.5 - Double.pi * 0.25
+            return (2048 + 3000 * sin(t), 3400 - 3000 * cos(t) + 1400)
+        }
+        for points in [arc, arc.reversed()] {
+            let tile = Self.labelTile([Self.line(points, "Curving Street Avenue")])
+            let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): tile]))
+            try frame(r, camera)
+            let label = try XCTUnwrap(r.labels(for: camera).first { $0.text == "Curving Street Avenue" })
+            XCTAssertEqual(label.glyphs.count, "Curving Street Avenue".count)
+            // Each glyph's direction is the road's direction where it sits: the arc's tangent.
+            let centre = (x: 128.0 + 2048.0 / 16, y: 128.0 + 4800.0 / 16)
+            for g in label.glyphs {
+                let radial = atan2(g.y - centre.y, g.x - centre.x)
+                let tangent = (radial + Double.pi / 2) * 180 / Double.pi
+                var d = abs(g.angle - tangent).truncatingRemainder(dividingBy: 360)
+                d = min(d, 360 - d)
+                XCTAssertLessThan(d, 6, "glyph at \(g.x),\(g.y): \(g.angle)° on a road heading \(tangent)°")
+            }
+            // Upright: left to right whichever way the line was digitised.
+            XCTAssertLessThan(try XCTUnwrap(label.glyphs.first).x, try XCTUnwrap(label.glyphs.last).x)
+            XCTAssertTrue(label.glyphs.allSatisfy { abs($0.angle) < 90 })
+        }
+    }
+
+    func testTextIsNeverLongerThanItsLineNorBentPastTheMaxAngle() throws {
+        let short = Self.line([(1000, 1000), (1300, 1000)], "A name much longer than its street")
+        let zigzagPoints: [(Double, Double)] = (0...30).map { (i: Int) -> (Double, Double) in
+            (Double(200 + i * 120), i % 2 == 0 ? 2500.0 : 2700.0)
+        }
+        let zigzag = Self.line(zigzagPoints, "Zigzag Road")
+        let fine = Self.line([(200, 3500), (3900, 3500)], "Straight Road")
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): Self.labelTile([short, zigzag, fine])]))
+        try frame(r, camera)
+        XCTAssertEqual(r.labels(for: camera).map { $0.text }, ["Straight Road"])
+    }
+
+    func testALongRoadIsNamedEverySpacing() throws {
+        let long = Self.line([(0, 2048), (4095, 2048)], "Long Road")
+        let source = FixtureSource(every: Self.labelTile([long]))
+        let r = renderer(source)
+        let wide = Self.camera(zoom: 5, size: ViewSize(width: 1600, height: 400))
+        try frame(r, wide)
+        // Every tile row has the road across it; the row through the view's centre (y 200).
+        let named = r.labels(for: wide).filter { $0.text == "Long Road" }
+        let rows = Dictionary(grouping: named) { Int($0.anchor.y.rounded()) }
+        let xs = (rows.values.max { $0.count < $1.count } ?? []).map(\.anchor.x).sorted()
+        XCTAssertGreaterThanOrEqual(xs.count, 4)
+        for (a, b) in zip(xs, xs.dropFirst()) { XCTAssertGreaterThanOrEqual(b - a, 250 * LabelPlacer.repeatFraction) }
+        XCTAssertEqual(Set(named.map { $0.angle }), [0])
+    }
+
+    func testOnATurnedMapNamesStayUprightAndStreetNamesTurnWithTheirStreet() throws {
+        let road = Self.line([(200, 2048), (3900, 2048)], "Straight Road")
+        let tile = Self.labelTile([road, Self.point(2048, 1000, "Uprightville")])
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): tile]))
+        var turned = camera
+        turned.bearing = 30
+        try frame(r, turned)
+        let labels = r.labels(for: turned)
+        let town = try XCTUnwrap(labels.first { $0.text == "Uprightville" })
+        XCTAssertEqual(town.angle, 0, "a point label stays level")
+        XCTAssertTrue(town.glyphs.isEmpty)
+        // The east-west road turns 30° counter-clockwise on screen: its letters lie at -30°.
+        let street = try XCTUnwrap(labels.first { $0.text == "Straight Road" })
+        for g in street.glyphs { XCTAssertEqual(g.angle, -30, accuracy: 0.5) }
+        // Its anchor lies on the road (world y 136, half way down tile 4/8/8) wherever the turn
+        // puts it on screen.
+        XCTAssertEqual(turned.worldPoint(at: street.anchor).y, 136, accuracy: 1e-6)
+    }
+
+    func testAPanOfAFewPixelsMovesEveryLabelByExactlyThePan() throws {
+        var features: [VectorFeature] = []
+        for i in 0..<200 { features.append(Self.point(Int32((i * 977) % 4096), Int32((i * 613) % 4096), "Town \(i)")) }
+        let r = renderer(FixtureSource(every: Self.labelTile(features)))
+        try frame(r, camera)
+        let before = r.labels(for: camera)
+        var panned = camera
+        panned.pan(by: ScreenPoint(x: 3, y: -2))
+        try frame(r, panned)
+        let after = r.labels(for: panned)
+        let shift = camera.screenPoint(ofWorld: panned.center)
+        XCTAssertEqual(shift.x - camera.size.width / 2, -3, accuracy: 1e-9)
+        // Every label still wholly inside the view is still there, moved by the pan; none swapped in.
+        let kept = before.filter { $0.box.x + 3 >= 0 && $0.box.x + $0.box.width + 3 <= 512 && $0.box.y - 2 >= 0 && $0.box.y + $0.box.height - 2 <= 512 }
+        XCTAssertGreaterThan(kept.count, 10)
+        for l in kept {
+            // Each tile has its own "Town i": the one that moved with the pan.
+            let m = try XCTUnwrap(after.filter { $0.text == l.text }.min {
+                hypot($0.anchor.x - l.anchor.x - 3, $0.anchor.y - l.anchor.y + 2) < hypot($1.anchor.x - l.anchor.x - 3, $1.anchor.y - l.anchor.y + 2)
+            }, "\(l.text) stays")
+            XCTAssertEqual(m.anchor.x, l.anchor.x + 3, accuracy: 1e-6)
+            XCTAssertEqual(m.anchor.y, l.anchor.y - 2, accuracy: 1e-6)
+        }
+        func key(_ l: MapLabel, dx: Double = 0, dy: Double = 0) -> String {
+            "\(l.text)@\(Int((l.anchor.x + dx).rounded())),\(Int((l.anchor.y + dy).rounded()))"
+        }
+        let keptKeys = Set(kept.map { key($0, dx: 3, dy: -2) }), beforeKeys = Set(before.map { key($0, dx: 3, dy: -2) })
+        for l in after where !beforeKeys.contains(key(l)) {
+            // A newcomer can only be one that was not inside the view before.
+            XCTAssertTrue(l.box.x - 3 < 0 || l.box.x + l.box.width - 3 > 512 || l.box.y + 2 < 0 || l.box.y + l.box.height + 2 > 512, l.text)
+        }
+        XCTAssertTrue(keptKeys.isSubset(of: Set(after.map { key($0) })))
+    }
+
+    func testDuringAPinchLabelsHoldTheirSizeAndArePlacedAgainOnceTheZoomSettles() throws {
+        var features: [VectorFeature] = []
+        for i in 0..<60 { features.append(Self.point(Int32((i * 977) % 4096), Int32((i * 613) % 4096), "Town \(i)")) }
+        let r = renderer(FixtureSource(every: Self.labelTile(features)))
+        try frame(r, camera)
+        let before = r.labels(for: camera)
+        XCTAssertFalse(before.isEmpty)
+        var pinched = camera
+        pinched.zoom = 4.3
+        try frame(r, pinched, moving: true, sync: false)
+        let during = r.labels(for: pinched)
+        // The labels shown before (less those the zoom pushed past the edges), not an empty map.
+        XCTAssertGreaterThan(during.count, before.count / 2)
+        for l in during {
+            let old = try XCTUnwrap(before.first { $0.text == l.text }, "\(l.text) was shown before")
+            XCTAssertEqual(old.box.width, l.box.width, accuracy: 1e-9, "held size")
+        }
+        // Settled: placed again for the new zoom, keeping those that still fit.
+        try frame(r, pinched)
+        let settled = r.labels(for: pinched)
+        assertNoOverlaps(settled, in: pinched.size)
+        XCTAssertGreaterThanOrEqual(settled.count, before.count)
+    }
+
+    func testAMissingGlyphKeepsTheLayoutAndLongNamesWrap() throws {
+        var style = TextStyle()
+        style.size = 16
+        let mixed = try XCTUnwrap(LabelFonts.shared.shape("Ab\u{10FFFD}cd 東京", style: style, wrap: false))
+        XCTAssertEqual(mixed.glyphs.count, 8)
+        for (a, b) in zip(mixed.glyphs, mixed.glyphs.dropFirst()) { XCTAssertGreaterThan(b.x, a.x, "advancing") }
+        XCTAssertGreaterThan(mixed.width, 40)
+        style.maxWidth = 6
+        let long = try XCTUnwrap(LabelFonts.shared.shape("Suomalaisen kirjallisuuden seura ja kirjasto", style: style, wrap: true))
+        let lines = Set(long.glyphs.map(\.y)).count
+        XCTAssertGreaterThanOrEqual(lines, 3)
+        XCTAssertLessThanOrEqual(long.width, 6 * 16 + 40, "wrapped near the max width (a long word may stick out)")
+    }
+
+    // MARK: shipped data
+
+    static let dataDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data")
+
+    func shippedRenderer() throws -> MapRenderer {
+        let sources: [any VectorTileSource] = try ["world.mbtiles", "helsinki.mbtiles"].map {
+            try MBTilesSource(path: Self.dataDirectory.appendingPathComponent($0).path)
+        }
+        var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1))
+        r.showsScaleBar = false
+        r.showsAttribution = false
+        return r
+    }
+
+    func testOverHelsinkiEveryZoomHasStreetsPlacesAndNoOverlaps() throws {
+        let r = try shippedRenderer()
+        // Where the data puts the city's name (the style's `place-city`, OpenMapTiles `place`).
+        let overview = MapCamera(center: Coordinate(latitude: 60.1699, longitude: 24.9384), zoom: 13, size: ViewSize(width: 1024, height: 768))
+        try frame(r, overview)
+        let name = try XCTUnwrap(r.labels(for: overview).first { $0.text == "Helsinki" && $0.layer == "place-city" })
+        let city = overview.coordinate(at: name.anchor)
+        for zoom in [5.0, 9, 13, 15, 16, 17, 18] {
+            let cam = MapCamera(center: city, zoom: zoom, size: ViewSize(width: 1024, height: 768))
+            try frame(r, cam)
+            let labels = r.labels(for: cam)
+            XCTAssertTrue(labels.contains { $0.text == "Helsinki" }, "Helsinki is named at z\(zoom)")
+            if zoom >= 15 { XCTAssertGreaterThan(labels.filter { $0.layer == "street-name" }.count, 2, "street names at z\(zoom)") }
+            if zoom >= 17 { XCTAssertTrue(labels.contains { $0.layer == "housenumber" }, "house numbers at z\(zoom)") }
+            assertNoOverlaps(labels, in: cam.size)
+        }
+    }
+
+    func assertNoOverlaps(_ labels: [MapLabel], in size: ViewSize, file: StaticString = #filePath, line: UInt = #line) {
+        for l in labels {
+            XCTAssertTrue(l.box.x >= 0 && l.box.y >= 0 && l.box.x + l.box.width <= size.width && l.box.y + l.box.height <= size.height,
+                          "\(l.text) inside the view: \(l.box)", file: file, line: line)
+        }
+        var boxes: [(String, (x: Double, y: Double, width: Double, height: Double))] = []
+        for l in labels { for b in l.collisionBoxes { boxes.append((l.text, b)) } }
+        var owner: [Int] = []
+        for (i, l) in labels.enumerated() { owner += Array(repeating: i, count: l.collisionBoxes.count) }
+        for i in boxes.indices {
+            for j in boxes.indices where j > i && owner[i] != owner[j] {
+                let a = boxes[i].1, b = boxes[j].1
+                let overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+                XCTAssertFalse(overlap, "\(boxes[i].0) and \(boxes[j].0) overlap", file: file, line: line)
+                if overlap { return }
+            }
+        }
+    }
+}
