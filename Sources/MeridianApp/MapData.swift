@@ -30,21 +30,13 @@ struct MapData {
     static func shippedDirectory() -> String? {
         var candidates: [String] = []
         if let env = getenv("MERIDIAN_DATA_DIR") { candidates.append(String(cString: env)) }
-        if let exe = executableDirectory() {
+        if let exe = ShippedStyles.executableDirectory() {
             candidates += ["\(exe)/../share/meridian/data", "\(exe)/../../data", "\(exe)/../../../data"]
         }
         candidates.append("data")
         return candidates.first { access("\($0)/\(shippedFiles[0])", R_OK) == 0 }
     }
 
-    private static func executableDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
-    }
 
     /// Opens `paths` in order (later files draw over earlier ones), each as MBTiles or PMTiles
     /// by its first bytes. A file that cannot be read is a `TileError` naming it.
