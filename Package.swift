@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Module layering (docs/ARCHITECTURE.md): data flows down; a target depends only on the
-// targets below it, and SwiftPM enforces that through these dependency lists.
+// targets below it. scripts/test.sh enforces these lists: `swift build
+// --explicit-target-dependency-import-check error` refuses an import of a target outside a
+// target's dependencies and theirs, and scripts/check-imports.sh one not declared here directly.
 let package = Package(
     name: "Meridian",
     products: [
@@ -38,23 +40,28 @@ let package = Package(
         // Render draws and what the label placer places.
         .target(name: "Style", dependencies: ["Tiles"]),
         .target(name: "Render", dependencies: ["Geo", "Tiles", "Style", "CCairo"]),
+        // The user's places file: GeoJSON read and written losslessly, edits with undo, atomic saves.
+        .target(name: "Places", dependencies: ["Geo"]),
         .target(name: "UI", dependencies: ["Gestures", "Geo", "Tiles", "Render", "Input", "CCairo"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
         ]),
-        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Style", "Render", "UI", "Wayland", "CCairo"]),
+        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Style", "Render", "UI", "Wayland", "Places", "CCairo"]),
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
-        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input", "UI"]),
+        // Saves a places file in a loop until killed: the crash-safety test's subject (PlacesTests).
+        .executableTarget(name: "places-save-loop", dependencies: ["Places", "Geo"]),
+        .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input", "UI", "Places", "CCairo"]),
 
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input", "UI"]),  // UI: the page's gesture graph as it ships
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "Geo"]),
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd"]),  // fixtures: SQLite, gzip, brotli, zstd
         .testTarget(name: "RenderTests", dependencies: ["Render", "Style", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "StyleTests", dependencies: ["Style", "Tiles"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
-        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Tiles", "Input", "Geo", "Render", "CCairo", "UI", "Gestures"]),
+        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Tiles", "Input", "Geo", "Render", "CCairo", "UI", "Gestures", "Places", "Wayland"]),
         // Start a real compositor (tests/compositor) and run the real meridian binary under it.
         .testTarget(name: "EndToEndTests", dependencies: ["CCairo"]),
     ]

@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of every parser that reads outside data, with libFuzzer through the
 # Swift toolchain (swiftc -sanitize=fuzzer,address). See docs/RELIABILITY.md.
 #
-#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: trace | mvt | inflate | mbtiles | pmtiles | options | all
+#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: trace | mvt | inflate | mbtiles | pmtiles | options | geojson | all
 #
 # Each target is one file in Fuzz/, compiled with the sources of the module it exercises (so it
 # can call internal API such as MVTDecoder and Inflate) into .build/fuzz/TARGET. The corpus
@@ -17,11 +17,11 @@ export PATH="/opt/swift/usr/bin:$PATH"
 # prints its own stack and saves the input.
 export SWIFT_BACKTRACE=enable=no
 
-targets=(trace mvt inflate mbtiles pmtiles options)
+targets=(trace mvt inflate mbtiles pmtiles options geojson)
 target=${1:-}
 seconds=${2:-25}
 if [[ -z "$target" ]]; then
-    echo "usage: scripts/fuzz.sh trace|mvt|inflate|mbtiles|pmtiles|options|all [SECONDS]" >&2
+    echo "usage: scripts/fuzz.sh trace|mvt|inflate|mbtiles|pmtiles|options|geojson|all [SECONDS]" >&2
     exit 2
 fi
 
@@ -29,7 +29,7 @@ out=.build/fuzz
 mkdir -p "$out/modules" "$out/crashes"
 SWIFTC=(swiftc -sanitize=fuzzer,address -O -parse-as-library -use-ld=lld -swift-version 6)
 
-# Geo is a separate module because Tiles imports it.
+# Geo is a separate module because Tiles and Places import it.
 build_geo() {
     local obj=$out/modules/Geo.o
     if [[ -f $obj && -z $(find Sources/Geo -newer "$obj" -name '*.swift') ]]; then return; fi
@@ -52,6 +52,10 @@ build() {
             flags=(-I "$out/modules" "$out/modules/Geo.o" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd
                    -lsqlite3 -lz -lbrotlidec -lzstd) ;;
         options) sources=(Sources/MeridianApp/Options.swift Fuzz/FuzzOptions.swift); flags=() ;;
+        geojson)
+            build_geo
+            sources=(Sources/Places/*.swift Fuzz/FuzzGeoJSON.swift)
+            flags=(-I "$out/modules" "$out/modules/Geo.o") ;;
         *) echo "fuzz.sh: unknown target '$t' (${targets[*]} all)" >&2; exit 2 ;;
     esac
     if [[ -x $exe && -z $(find "${sources[@]}" -newer "$exe") ]]; then return; fi
@@ -65,6 +69,7 @@ seed() {
     cp -n Fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
     case $t in
         trace) cp -n demo/*.trace "$corpus"/ ;;
+        geojson) cp -n data/*.geojson "$corpus"/ ;;
         mbtiles)
             # The shipped small city file is a real seed when it is there (it is not committed here).
             [[ -f data/helsinki.mbtiles ]] && cp -n data/helsinki.mbtiles "$corpus"/ || true ;;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the wayland-scanner glue in Sources/CProtocols/generated from protocols/*.xml.
+# Regenerates the wayland-scanner glue from protocols/*.xml: the client headers in
+# Sources/CProtocols/include, the private code in Sources/CProtocols.
 # The XML files are copies of wayland-protocols 1.31 (Debian 12). Run after updating them.
 # With --check DIR it writes into DIR instead, so a test can compare the output with what is committed.
 set -euo pipefail

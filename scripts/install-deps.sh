@@ -3,12 +3,15 @@
 # Usage: scripts/install-deps.sh build|run|test ...   (several groups may be named)
 #   build: compile Meridian (C libraries and their headers, wayland-scanner, fonts)
 #   run:   build + weston, so scripts/run.sh can start a compositor where none is running
-#   test:  build + what the test suite starts: weston and the wlroots test compositor's parts
+#   test:  build + what the test suite starts: weston and the wlroots test compositor's parts,
+#          and the validators scripts/check-install.sh runs
 set -euo pipefail
 build=(pkg-config libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev xkb-data libcairo2-dev
        libsqlite3-dev zlib1g-dev fonts-dejavu-core gcc libc6-dev libbrotli-dev libzstd-dev)
 run=(weston)
 test=(weston libwlroots10 libdrm-dev libpixman-1-dev libudev-dev procps python3-venv)
+# scripts/check-install.sh validates the installed .desktop file, metainfo and man page.
+test+=(desktop-file-utils appstream groff-base python3)
 wanted=()
 for group in "$@"; do
     case "$group" in

@@ -17,10 +17,15 @@ scripts/data/make-test-tiles.sh --check
 scripts/fuzz.sh all 25
 # The end-to-end tests start their own compositors; never let them talk to the user's.
 unset WAYLAND_DISPLAY DISPLAY WAYLAND_SOCKET
+# The layering is enforced, not only claimed: an import of a target not declared in Package.swift
+# fails (SwiftPM's check accepts one reached through another dependency; check-imports.sh does not).
+scripts/check-imports.sh
 # MapLibre Native (PyPI pymgl) in a venv: the reference the style tests compare pixels with.
 MERIDIAN_MAPLIBRE_PYTHON="$(scripts/maplibre-venv.sh)"
 export MERIDIAN_MAPLIBRE_PYTHON
-swift build
+swift build --explicit-target-dependency-import-check error
+# The app installs like a Linux app and runs from its prefix (desktop file, metainfo, man page).
+scripts/check-install.sh
 # The latency bench once, as a smoke check: it prints figures and judges no timing.
 scripts/latency-smoke.sh
 swift test "$@"

@@ -3,6 +3,7 @@ import Glibc
 import Geo
 import Gestures
 import Input
+import Places
 import Render
 import UI
 import Wayland
@@ -10,19 +11,54 @@ import Wayland
 /// The app both runners drive: the page, its renderer, and the touch overlay. Input in,
 /// timers advanced, frames drawn on request, the state dump out.
 final class AppCore {
-    let page: MeridianPage
+    /// A new page replaces the old one only when the document's set of places changes under it
+    /// (a reload from disk): pins and rows are made once per place.
+    private(set) var page: MeridianPage
+    /// The log of pages replaced so far, so the state dump still shows what the user did there.
+    private(set) var earlierLog: [LogEntry] = []
     let overlay: TouchOverlay
+    /// The open places document; nil when none could be found (no sample installed).
+    let session: DocumentSession?
+    private let configuration: MeridianPage.Configuration
     let mapData: MapData?
     private let synchronousTiles: Bool
     private(set) var renderer: PageRenderer
     private(set) var scale: Double
 
-    init(options: Options, mapData: MapData?, synchronousTiles: Bool, scale: Double) {
-        page = MeridianPage(.init(width: Double(options.width), height: Double(options.height),
-                                  center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
-                                      ?? mapData?.startCenter,
-                                  zoom: options.zoom ?? mapData?.startZoom, showHitAreas: options.showHitAreas,
-                                  allowsRotation: !options.noRotate))
+    /// `session`: the document to show; when not given (tests, benchmarks), a scratch copy of
+    /// the shipped sample that is never saved, so they never touch the user's files.
+    init(options: Options, mapData: MapData?, synchronousTiles: Bool, scale: Double,
+         session: DocumentSession?? = nil, view: ViewState? = nil) {
+        let session = session ?? DocumentSession.scratchSample()
+        self.session = session
+        let places = session?.pagePlaces ?? []
+        // Where the map first looks: --center/--zoom, else a map file given on the command line
+        // (its own centre), else the view saved for this document, else its places framed (when
+        // the default view shows none of them), else the shipped map's own start.
+        var configuration = MeridianPage.Configuration(
+            width: Double(options.width), height: Double(options.height),
+            center: options.center.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) },
+            zoom: options.zoom, showHitAreas: options.showHitAreas, allowsRotation: !options.noRotate)
+        if configuration.center == nil && configuration.zoom == nil {
+            if !options.data.isEmpty, let start = mapData?.startCenter {
+                configuration.center = start
+                configuration.zoom = mapData?.startZoom
+            } else if let view {
+                configuration.center = view.center
+                configuration.zoom = view.zoom
+            } else if let framed = AppCore.framing(places.map(\.coordinate), configuration) {
+                configuration.center = framed.center
+                configuration.zoom = framed.zoom
+            } else {
+                configuration.center = mapData?.startCenter
+                configuration.zoom = mapData?.startZoom
+            }
+        }
+        self.configuration = configuration
+        page = MeridianPage(configuration, places: places)
+        if let view, configuration.center == view.center {
+            page.restoreView(scrollY: view.scrollY, selectedPlace: view.selected?.rawValue)
+        }
         overlay = TouchOverlay(visible: options.showTouches)
         self.mapData = mapData
         self.synchronousTiles = synchronousTiles
@@ -30,8 +66,40 @@ final class AppCore {
         renderer = PageRenderer(map: mapData?.renderer(scale: scale), synchronousTiles: synchronousTiles)
         if let title = mapData?.title { renderer.title = title }
         page.renderScale = scale
+        showDocument()
         if options.verbose || AppCore.gestureTraceRequested {
             page.gestures.trace = { line in printError("gestures: \(line)") }
+        }
+    }
+
+    /// Where the map first looks when nothing else says: the default view over central Helsinki
+    /// when it shows any of the places (the shipped sample, at every window size), else all the
+    /// places framed (a document of somewhere else).
+    static func framing(_ places: [Coordinate], _ c: MeridianPage.Configuration) -> (center: Coordinate, zoom: Double)? {
+        guard !places.isEmpty else { return nil }
+        let layout = PageLayout(windowWidth: c.width, windowHeight: c.height)
+        let size = ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height)
+        let start = MapCamera(center: HelsinkiPlaces.startCenter, zoom: HelsinkiPlaces.startZoom, size: size, minZoom: 1, maxZoom: 19)
+        let inset = PageLayout.minimumTarget
+        let shown = places.contains { p in
+            let s = start.screenPoint(of: p)
+            return s.x >= 0 && s.x <= size.width && s.y >= 0 && s.y <= size.height
+        }
+        if shown { return nil }
+        let lats = places.map(\.latitude), lons = places.map(\.longitude)
+        guard let south = lats.min(), let north = lats.max(), let west = lons.min(), let east = lons.max() else { return nil }
+        var camera = start
+        camera.fit(CoordinateRegion(center: Coordinate(latitude: (south + north) / 2, longitude: (west + east) / 2),
+                                    latitudeDelta: north - south, longitudeDelta: east - west), padding: inset)
+        // One place, or places close together: a street-level view rather than the deepest zoom.
+        return (camera.centerCoordinate, min(camera.zoom, HelsinkiPlaces.startZoom))
+    }
+
+    private func showDocument() {
+        if let session {
+            renderer.documentName = session.document.name
+            renderer.notice = session.notice
+            page.setPlacesEditable(!session.document.isReadOnly)
         }
     }
 
@@ -43,7 +111,52 @@ final class AppCore {
 
     func handle(_ frame: InputFrame) {
         overlay.handle(frame)
+        if case .key(let k) = frame, let session, session.handleKey(k) {
+            documentChanged()
+            return
+        }
         page.handle(frame)
+        if let session, session.pageChanged(page) { documentChanged() }
+    }
+
+    /// The document changed other than through the page (undo, redo, a reload): show it.
+    func documentChanged() {
+        guard let session else { return }
+        let places = session.pagePlaces
+        if !page.showPlaces(places) {
+            var c = configuration
+            c.width = page.layout.windowWidth
+            c.height = page.layout.windowHeight
+            c.center = page.camera.centerCoordinate
+            c.zoom = page.camera.zoom
+            let fresh = MeridianPage(c, places: places)
+            fresh.renderScale = page.renderScale
+            fresh.advance(to: page.now)
+            fresh.restoreView(scrollY: page.scrollY, selectedPlace: page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)))
+            earlierLog += page.log
+            page = fresh
+            session.pageReplaced()
+        }
+        showDocument()
+        page.invalidate()
+    }
+
+    /// Saves the document now (at exit) and reports what happened on stderr.
+    func finish() {
+        session?.save()
+    }
+
+    /// Remembers where the map looked, the scroll and the selection for the next start.
+    func saveView() {
+        guard let session, session.persistent else { return }
+        let selected = page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)).map(PlaceID.init)
+        let view = ViewState(documentPath: session.document.path, center: page.camera.centerCoordinate,
+                             zoom: page.camera.zoom, scrollY: page.scrollY, selected: selected)
+        do {
+            try view.save(paths: .current)
+        } catch {
+            printError("meridian: the view was not remembered: \(error)")
+        }
     }
 
     func resize(width: Double, height: Double, scale: Double) {
@@ -54,6 +167,7 @@ final class AppCore {
             if let title = mapData?.title { renderer.title = title }
             self.scale = scale
             page.renderScale = scale
+            showDocument()
         }
         if width != page.layout.windowWidth || height != page.layout.windowHeight {
             page.resize(width: width, height: height)
@@ -62,8 +176,17 @@ final class AppCore {
     }
 
     var needsFrame: Bool { page.needsFrame || overlay.needsFrame }
-    var nextDeadline: Double? { page.nextDeadline }
-    func advance(to time: Double) { page.advance(to: time) }
+    var nextDeadline: Double? { [page.nextDeadline, session?.nextDeadline].compactMap { $0 }.min() }
+
+    func advance(to time: Double) {
+        page.advance(to: time)
+        if let session, session.advance(to: time) { documentChanged() }
+    }
+
+    /// The places file's folder changed (another program may have saved it).
+    func documentFileChanged() {
+        if let session, session.fileMayHaveChanged() { documentChanged() }
+    }
 
     /// Tiles finished on the workers: draw again.
     func tilesReady() {

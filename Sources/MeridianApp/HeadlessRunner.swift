@@ -25,10 +25,12 @@ public enum HeadlessRunner {
             printError("meridian: \(error)")
             return 2
         }
+        guard case .opened(let session) = DocumentSession.report(options) else { return 2 }
         guard case .loaded(let data) = MapData.load(for: options) else { return 2 }
-        let core = AppCore(options: options, mapData: data, synchronousTiles: true, scale: options.scale)
+        let core = AppCore(options: options, mapData: data, synchronousTiles: true, scale: options.scale, session: session)
         defer { core.renderer.map?.cache.shutDown() }
         replay(trace, into: core)
+        core.finish()
         do {
             if let png = options.screenshot { try writeScreenshot(core, to: png) }
             if let out = options.stateOut { try OutputFile.write(out, text: StateDump.json(core)) }

@@ -1,11 +1,14 @@
 import Input
+import Places
 import Wayland
 
 /// Runs the app in a window under the current compositor.
 public enum LiveRunner {
     public static func run(_ options: Options) -> Int32 {
         WaylandClient.routeTerminationSignalsToTheLoop()   // before the tile workers start
-        // Bad --data or --style files exit 2 before anything talks to the compositor.
+        // A places file that cannot be read stops us before any window opens, and so do bad
+        // --data or --style files: exit 2 before anything talks to the compositor.
+        guard case .opened(let session) = DocumentSession.report(options) else { return 2 }
         guard case .loaded(let data) = MapData.load(for: options) else { return 2 }
         let client: WaylandClient
         do {
@@ -28,9 +31,11 @@ public enum LiveRunner {
             }
         }
         defer { recorder?.close() }
-        let core = AppCore(options: options, mapData: data, synchronousTiles: false, scale: 1)
+        let view = session.flatMap { ViewState.load(for: $0.document.path, paths: .current) }
+        let core = AppCore(options: options, mapData: data, synchronousTiles: false, scale: 1, session: session, view: view)
         defer { core.renderer.map?.cache.shutDown() }
-        let app = LiveApp(core: core, recorder: recorder)
+        let watch = session.flatMap { FolderWatch(file: $0.document.path) }
+        let app = LiveApp(core: core, recorder: recorder, watch: watch)
         var window = WindowOptions()
         window.width = options.width
         window.height = options.height
@@ -39,9 +44,12 @@ public enum LiveRunner {
         do {
             try client.run(app, options: window)
         } catch {
+            core.finish()
             printError("meridian: \(error)")
             return 1
         }
+        core.finish()
+        core.saveView()
         if let out = options.stateOut {
             do {
                 try OutputFile.write(out, text: StateDump.json(core))
@@ -58,10 +66,13 @@ public enum LiveRunner {
 final class LiveApp: WaylandApp {
     let core: AppCore
     let recorder: TraceRecorder?
+    /// Another program saving the places file wakes the loop through this.
+    let watch: FolderWatch?
 
-    init(core: AppCore, recorder: TraceRecorder?) {
+    init(core: AppCore, recorder: TraceRecorder?, watch: FolderWatch? = nil) {
         self.core = core
         self.recorder = recorder
+        self.watch = watch
     }
 
     func handle(_ frame: InputFrame) {
@@ -89,7 +100,17 @@ final class LiveApp: WaylandApp {
 
     var nextDeadline: Double? { core.nextDeadline }
     func advance(to time: Double) { core.advance(to: time) }
-    var wakeupFileDescriptors: [Int32] { core.tileWakeupDescriptor.map { [$0] } ?? [] }
-    func wakeup(_ fd: Int32) { core.tilesReady() }
-    func setSuspended(_ suspended: Bool) {}
+    var wakeupFileDescriptors: [Int32] { [core.tileWakeupDescriptor, watch?.fileDescriptor].compactMap { $0 } }
+
+    func wakeup(_ fd: Int32) {
+        if let watch, fd == watch.fileDescriptor {
+            if watch.drain() { core.documentFileChanged() }
+        } else {
+            core.tilesReady()
+        }
+    }
+    /// A phone shell suspends a window it may kill next: edits waiting for their save go now.
+    func setSuspended(_ suspended: Bool) {
+        if suspended { core.finish() }
+    }
 }

@@ -25,26 +25,18 @@ struct MapData {
 
     static let shippedFiles = ["world.mbtiles", "helsinki.mbtiles"]
 
-    /// Where the shipped data is: $MERIDIAN_DATA_DIR, beside the build tree the binary came
-    /// from, an installed share/ folder, or ./data.
+    /// Where the shipped data is: $MERIDIAN_DATA_DIR, an installed share/ folder beside the
+    /// binary's bin/ (scripts/install.sh), beside the build tree the binary came from, or ./data.
     static func shippedDirectory() -> String? {
         var candidates: [String] = []
         if let env = getenv("MERIDIAN_DATA_DIR") { candidates.append(String(cString: env)) }
-        if let exe = executableDirectory() {
-            candidates += ["\(exe)/../../data", "\(exe)/../../../data", "\(exe)/../share/meridian/data"]
+        if let exe = ShippedStyles.executableDirectory() {
+            candidates += ["\(exe)/../share/meridian/data", "\(exe)/../../data", "\(exe)/../../../data"]
         }
         candidates.append("data")
         return candidates.first { access("\($0)/\(shippedFiles[0])", R_OK) == 0 }
     }
 
-    private static func executableDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
-    }
 
     /// Opens `paths` in order (later files draw over earlier ones), each as MBTiles or PMTiles
     /// by its first bytes. A file that cannot be read is a `TileError` naming it.

@@ -21,6 +21,8 @@ public struct Options: Equatable, Sendable {
     public var verbose = false
     /// `--no-rotate`: the map always keeps north up.
     public var noRotate = false
+    /// The places file named on the command line (`meridian FILE.geojson`); nil opens the default one.
+    public var document: String?
     public var action: Action = .run
 
     public enum Action: Equatable, Sendable { case run, help, version }
@@ -34,15 +36,19 @@ public struct Options: Equatable, Sendable {
             && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas && a.showTouches == b.showTouches
             && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action
             && a.sizeGiven == b.sizeGiven && a.style == b.style
-            && a.noRotate == b.noRotate
+            && a.noRotate == b.noRotate && a.document == b.document
     }
 
     public static let version = "0.1.0"
 
     public static let usage = """
-        usage: meridian [options]                       run under the current Wayland compositor
+        usage: meridian [options] [FILE]                run under the current Wayland compositor
                meridian --headless --replay FILE [...]  run the same app with no compositor, from a trace
                meridian --help | --version
+
+        FILE: a places file (GeoJSON, .geojson) to open and edit; default
+              $XDG_DATA_HOME/meridian/places.geojson, created from the shipped sample.
+              A map file (.mbtiles, .pmtiles) opens as --data does.
 
         options:
           --size WxH           window size in logical px (default 800x1280, a portrait tablet,
@@ -121,7 +127,8 @@ public struct Options: Equatable, Sendable {
                 }
                 o.zoom = z
             default:
-                throw UsageError("unknown option '\(arg)'")
+                if arg.hasPrefix("-") && arg != "-" { throw UsageError("unknown option '\(arg)'") }
+                try o.addPositional(arg)
             }
             i += 1
         }
@@ -137,6 +144,22 @@ public struct Options: Equatable, Sendable {
             if o.scale != 1 { throw UsageError("--scale is for --headless; live runs take the compositor's scale") }
         }
         return o
+    }
+}
+
+extension Options {
+    /// A file named without an option: a places document or a map, told apart by its extension
+    /// (a file manager passes whatever the user opened).
+    mutating func addPositional(_ path: String) throws(UsageError) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".mbtiles") || lower.hasSuffix(".pmtiles") {
+            data.append(path)
+        } else if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") {
+            guard document == nil else { throw UsageError("only one places file can be opened, got '\(document ?? "")' and '\(path)'") }
+            document = path
+        } else {
+            throw UsageError("'\(path)' is neither a places file (.geojson) nor a map (.mbtiles, .pmtiles)")
+        }
     }
 }
 

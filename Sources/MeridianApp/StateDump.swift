@@ -8,6 +8,35 @@ enum StateDump {
         .object([("x", .number(r.minX)), ("y", .number(r.minY)), ("width", .number(r.size.width)), ("height", .number(r.size.height))])
     }
 
+    /// The open places file (contracts.md §3.1), as it is in memory: `dirty` when edits are
+    /// not on disk yet.
+    static func document(_ session: DocumentSession) -> JSON {
+        let d = session.document
+        let places: [JSON] = d.places.map { p in
+            .object([("id", .string(p.id.rawValue)), ("name", .string(p.name)),
+                     ("lat", .number(p.coordinate.latitude)), ("lon", .number(p.coordinate.longitude))])
+        }
+        return .object([("path", .string(d.path)), ("name", .string(d.name)), ("dirty", .bool(d.isDirty)),
+                        ("readOnly", .bool(d.isReadOnly)), ("places", .array(places)),
+                        ("notices", .array(d.notices.map { .string($0) }))])
+    }
+
+    /// The page's log and the document's, in time order; at equal times the page's entry (the
+    /// gesture) comes before the document's (what it did to the file).
+    static func mergedLog(_ page: [LogEntry], _ document: [LogEntry]) -> [LogEntry] {
+        var out: [LogEntry] = []
+        out.reserveCapacity(page.count + document.count)
+        var i = 0, j = 0
+        while i < page.count || j < document.count {
+            if j == document.count || (i < page.count && page[i].time <= document[j].time) {
+                out.append(page[i]); i += 1
+            } else {
+                out.append(document[j]); j += 1
+            }
+        }
+        return out
+    }
+
     /// `map.labels` (contracts.md §3.1): the labels drawn now, in window px. Beside the contract's
     /// fields, `collision` (what each keeps others out of) and, for text along a line, `glyphs`.
     static func labels(_ core: AppCore, _ s: PageSnapshot) -> [JSON] {
@@ -39,7 +68,7 @@ enum StateDump {
         let targets: [JSON] = s.targets.map { t in
             .object([("id", .string(t.id)), ("frame", rect(t.frame)), ("hitFrame", rect(t.hitFrame))])
         }
-        let log: [JSON] = s.log.map { e in
+        let log: [JSON] = mergedLog(core.earlierLog + s.log, core.session?.log ?? []).map { e in
             var fields: [(String, JSON)] = [("t", .number(e.time)), ("kind", .string(e.kind))]
             for (k, v) in e.fields {
                 switch v {
@@ -76,6 +105,7 @@ enum StateDump {
             ("targets", .array(targets)),
             ("focus", s.focused.map { .string($0) } ?? .null),
             ("log", .array(log)),
+            ("document", core.session.map(document) ?? .null),
             ("touches", .array(o.touches.sorted { $0.key < $1.key }.map { id, p in
                 .object([("id", .int(Int(id))), ("x", .number(p.x)), ("y", .number(p.y))])
             })),

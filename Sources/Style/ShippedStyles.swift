@@ -54,7 +54,8 @@ public enum ShippedStyles {
         return candidates.first { access("\($0)/\(Schema.generic.fileName)", R_OK) == 0 }
     }
 
-    private static func executableDirectory() -> String? {
+    /// The folder of the running binary (the shipped data and styles are found from it).
+    public static func executableDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { return nil }

@@ -10,7 +10,8 @@ import Input
 /// `PageRenderer` draws it when the runner asks for a frame.
 public final class MeridianPage {
     public private(set) var layout: PageLayout
-    public let places: [Place]
+    /// The open document's places (`showPlaces` keeps pins and rows in step with it).
+    public internal(set) var places: [Place]
     let window: GestureView
     let page: GestureView
     let map: GestureView
@@ -127,7 +128,7 @@ public final class MeridianPage {
         }
     }
 
-    public init(_ configuration: Configuration, places: [Place] = HelsinkiPlaces.all) {
+    public init(_ configuration: Configuration, places: [Place] = []) {
         layout = PageLayout(windowWidth: configuration.width, windowHeight: configuration.height)
         self.places = places
         showHitAreas = configuration.showHitAreas

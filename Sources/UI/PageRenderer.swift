@@ -16,6 +16,10 @@ public final class PageRenderer {
     public private(set) var lastFrameComplete = true
     /// What the header says the map shows (the `--data` file's name, else the shipped city).
     public var title = "Helsinki"
+    /// The open places document's name: the header shows it, when there is one, instead of `title`.
+    public var documentName: String?
+    /// A line the user must see (read-only file, a conflict, a failed save), or nil.
+    public var notice: String?
     /// The window's width while a frame is drawn, for fitting text.
     private var availableWidth = 0.0
 
@@ -52,6 +56,7 @@ public final class PageRenderer {
         drawMap(page, cr)
         drawFocus(page, cr)
         if page.showHitAreas { drawHitAreas(page, cr) }
+        if let notice { drawNotice(notice, cr, layout) }
         page.frameDrawn()
     }
 
@@ -64,7 +69,17 @@ public final class PageRenderer {
         cairo_set_source_rgb(cr, 1, 1, 1)
         text(cr, "Meridian", x: PageLayout.margin, y: 46, size: 28, bold: true)
         cairo_set_source_rgba(cr, 1, 1, 1, 0.75)
-        text(cr, "\(title), offline", x: PageLayout.margin + 150, y: 46, size: 16)
+        text(cr, documentName ?? "\(title), offline", x: PageLayout.margin + 150, y: 46, size: 16)
+    }
+
+    /// A dark band along the bottom of the window, over the page, so it shows wherever it scrolled.
+    private func drawNotice(_ notice: String, _ cr: OpaquePointer, _ layout: PageLayout) {
+        let height = 40.0
+        cairo_set_source_rgba(cr, 0.13, 0.13, 0.13, 0.92)
+        cairo_rectangle(cr, 0, layout.windowHeight - height, layout.windowWidth, height)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        text(cr, notice, x: PageLayout.margin, y: layout.windowHeight - 14, size: 15)
     }
 
     private func drawIntro(_ cr: OpaquePointer, _ layout: PageLayout) {

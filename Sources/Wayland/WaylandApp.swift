@@ -27,6 +27,8 @@ public protocol WaylandApp: AnyObject {
     var wakeupFileDescriptors: [Int32] { get }
     /// One of `wakeupFileDescriptors` became readable.
     func wakeup(_ fd: Int32)
-    /// The window is no longer visible (xdg_toplevel `suspended`): stop animating.
+    /// The window is no longer visible (xdg_toplevel `suspended`), or visible again. The loop
+    /// itself stops drawing while suspended, and with no frames there are no animation steps;
+    /// the app may finish work the user would otherwise lose (Meridian saves its places).
     func setSuspended(_ suspended: Bool)
 }

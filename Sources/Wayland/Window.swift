@@ -12,7 +12,9 @@ public struct WindowGeometry: Equatable, Sendable {
 }
 
 /// The toplevel window: wl_surface + xdg_surface + xdg_toplevel, its configure cycle, scale,
-/// decorations and frame pacing. Rendering is asked for, never pushed: `needsDraw` says when.
+/// decorations and frame pacing. Rendering is asked for, never pushed: `WaylandClient.renderIfNeeded`
+/// draws when the app `needsFrame` and no frame callback is pending, or when a configure must be
+/// acked (`forceDraw`).
 final class Window {
     private let client: WaylandClient
     let surface: OpaquePointer

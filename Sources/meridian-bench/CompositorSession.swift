@@ -66,6 +66,10 @@ final class CompositorSession {
         for key in ["DISPLAY", "WAYLAND_SOCKET", "WAYLAND_DEBUG"] { env[key] = nil }
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
         env["WAYLAND_DISPLAY"] = socket
+        // The default places file and saved views of this run only: a benchmark's pin drags
+        // must not edit the user's places.
+        env["XDG_DATA_HOME"] = runtimeDirectory + "/data"
+        env["XDG_STATE_HOME"] = runtimeDirectory + "/state"
         return env
     }
 

@@ -9,6 +9,7 @@ let suites: [(name: String, run: () -> Void)] = [
     ("render", RenderBench.run),
     ("latency", LatencyBench.run),
     ("tiles", TilesBench.run),
+    ("places", PlacesBench.run),
 ]
 
 let args = CommandLine.arguments.dropFirst()

@@ -15,7 +15,11 @@ final class WestonSmokeTests: XCTestCase {
         let runtimeDirectory: String
         let socket = "weston-smoke"
         let process: ChildProcess
-        var environment: [String: String] { ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socket] }
+        /// The default places file and saved views live in the run's own folder, never the user's.
+        var environment: [String: String] {
+            ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socket,
+             "XDG_DATA_HOME": runtimeDirectory + "/data", "XDG_STATE_HOME": runtimeDirectory + "/state"]
+        }
 
         init() throws {
             guard let weston = PackagePaths.which("weston") else {

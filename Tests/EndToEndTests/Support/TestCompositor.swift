@@ -253,6 +253,10 @@ final class TestCompositor {
         var env = ProcessInfo.processInfo.environment
         for name in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY", "WAYLAND_DEBUG"] { env[name] = nil }
         env["XDG_RUNTIME_DIR"] = runtimeDirectory
+        // Each session gets its own default places file (made from the sample) and saved views:
+        // a test that drags a pin must not move it for the next test, nor touch the user's.
+        env["XDG_DATA_HOME"] = runtimeDirectory + "/data"
+        env["XDG_STATE_HOME"] = runtimeDirectory + "/state"
         return env
     }
 
