@@ -41,7 +41,9 @@ final class LatencyProbeUnderCompositorTests: XCTestCase {
             let event = Double(f[5]) ?? 0
             XCTAssertGreaterThanOrEqual(input, injected, "only frames injected here, on the shared monotonic clock")
             XCTAssertTrue(input <= draw && draw <= commit, "arrival, drawing, commit in that order: \(f)")
-            XCTAssertTrue(event <= input + 0.001 && event > input - 20, "the event's own time is just before its arrival: \(f)")
+            // No bound on how long before: a loaded machine delays arrival by tens of ms, and that
+            // is what the latency bench measures, not what this test judges.
+            XCTAssertTrue(event <= input + 0.001 && event >= injected - 1, "the event's own time, on our clock, lies between the injection and its arrival: \(f)")
             // The test compositor sends presentation feedback (its vblank) for every frame it shows.
             let present = try XCTUnwrap(Double(f[4]), "a presentation time: \(f)")
             XCTAssertGreaterThanOrEqual(present, commit, "shown after it was committed: \(f)")
