@@ -1,4 +1,5 @@
 import CCairo
+import Geo
 import Glibc
 import Input
 import Wayland
@@ -44,6 +45,17 @@ public enum HeadlessRunner {
     /// Feeds every frame at its time, running timers and animations that fall due in between.
     static func replay(_ trace: Trace, into core: AppCore) {
         var now = 0.0
+        var settledCamera: MapCamera?
+        // Labels keep what a still map showed (LabelLayer's stability rule), so the picture
+        // depends on the views the map settled at on the way. The live window places labels
+        // at each of them; so does the replay, or it would settle on other labels.
+        func placeLabelsIfSettled() {
+            guard let map = core.renderer.map, !core.page.isMapMoving, core.page.camera != settledCamera else { return }
+            let f = core.page.mapFrameInWindow
+            guard f.maxY > 0, f.minY < core.page.layout.windowHeight else { return }
+            settledCamera = core.page.camera
+            _ = map.settledLabels(for: core.page.camera)
+        }
         func run(until t: Double) {
             while true {
                 var next = core.nextDeadline ?? .infinity
@@ -51,13 +63,17 @@ public enum HeadlessRunner {
                 guard next <= t else { break }
                 now = max(now, next)
                 core.advance(to: now)
+                placeLabelsIfSettled()
             }
             now = max(now, t)
             core.advance(to: now)
+            placeLabelsIfSettled()
         }
+        placeLabelsIfSettled()
         for frame in trace.frames {
             run(until: frame.time)
             core.handle(frame)
+            placeLabelsIfSettled()
         }
         run(until: trace.endTime)
         let cap = trace.endTime + settleCap

@@ -39,11 +39,21 @@ public struct MapLabel: Sendable, Equatable {
 /// The stability rule: a placement is kept (and only moved with the map) while the camera
 /// pans with the same tiles on screen; it is redone when the view settles, when tiles with
 /// new candidates land, or when the zoom changed and has settled (not during a pinch: the
-/// labels then keep their size and follow their anchors). A redo places the labels shown
-/// before first, so nothing shown gives way to a newcomer.
+/// labels then keep their size and follow their anchors). A redo places the labels of the
+/// last settled placement (map still, every visible tile's candidates in) first, so what a
+/// still map showed never gives way to a newcomer. Placements made while tiles are still
+/// arriving or while the map moves are shown but not preferred: neither the order tiles land
+/// in nor the frame times of a gesture decide which labels a settled view keeps, so the live
+/// window and a headless replay of the same input settle on the same labels. The price: a
+/// label placed mid-pan may give way to a more important one when the next tile comes in.
 final class LabelLayer: Sendable {
     private struct State {
         var placed: [PlacedLabel] = []
+        /// The identities of the last placement made with complete tiles: what a redo keeps.
+        var preferred: Set<Int> = []
+        /// Whether what is shown is such a settled placement (else a still, complete view
+        /// places again, even at the camera the last moving frame had).
+        var settled = false
         var zoom = Double.nan
         var center = WorldPoint(x: .nan, y: .nan)
         var size = ViewSize(width: 0, height: 0)
@@ -95,6 +105,7 @@ final class LabelLayer: Sendable {
         let basis = Self.basis(camera)
         let needs: Bool = state.withLock { s in
             if s.zoom.isNaN || s.size != camera.size { return true }
+            if !moving && complete && !s.settled { return true }
             if s.zoom != camera.zoom || !Self.sameBasis(s.basis, basis) {
                 // Mid-pinch, or the new zoom's tiles are still on their way: hold what is shown.
                 return !moving && (complete || s.placed.isEmpty)
@@ -117,12 +128,14 @@ final class LabelLayer: Sendable {
         for (set, dx) in sets {
             if dx == 0 { candidates += set.candidates } else { candidates += set.candidates.map { $0.shifted(byWorldX: dx) } }
         }
-        let previous = state.withLock { Set($0.placed.map(\.identity)) }
+        let previous = state.withLock { $0.preferred }
         var placer = LabelPlacer(camera: camera)
         let placed = placer.place(candidates, previous: previous)
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         state.withLock { s in
             s.placed = placed
+            s.settled = complete && !moving
+            if s.settled { s.preferred = Set(placed.map(\.identity)) }
             s.zoom = camera.zoom
             s.center = camera.center
             s.size = camera.size
