@@ -25,15 +25,10 @@ struct MapData {
 
     static let shippedFiles = ["world.mbtiles", "helsinki.mbtiles"]
 
-    /// Where the shipped data is: $MERIDIAN_DATA_DIR, an installed share/ folder beside the
-    /// binary's bin/ (scripts/install.sh), beside the build tree the binary came from, or ./data.
+    /// Where the shipped data is: the first of `ShippedStyles.dataDirectoryCandidates()` that
+    /// holds it.
     static func shippedDirectory() -> String? {
-        var candidates: [String] = []
-        if let env = getenv("MERIDIAN_DATA_DIR") { candidates.append(String(cString: env)) }
-        if let exe = ShippedStyles.executableDirectory() {
-            candidates += ["\(exe)/../share/meridian/data", "\(exe)/../../data", "\(exe)/../../../data"]
-        }
-        candidates.append("data")
+        let candidates = ShippedStyles.dataDirectoryCandidates()
         return candidates.first { access("\($0)/\(shippedFiles[0])", R_OK) == 0 }
     }
 

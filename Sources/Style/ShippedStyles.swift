@@ -41,16 +41,26 @@ public enum Schema: String, Sendable, CaseIterable {
 
 /// Finding and reading style files.
 public enum ShippedStyles {
-    /// Where the shipped styles are: $MERIDIAN_STYLE_DIR, $MERIDIAN_DATA_DIR/styles, beside the
-    /// build tree the binary came from, an installed share/ folder, or ./data/styles.
+    /// Where the shipped data may be, in the order it is looked for: $MERIDIAN_DATA_DIR, an
+    /// installed share/ folder beside the binary's bin/ (scripts/install.sh), beside the build
+    /// tree the binary came from, or ./data. The data (MapData) and the styles (its `styles`
+    /// folder) are found through this one list.
+    public static func dataDirectoryCandidates() -> [String] {
+        var candidates: [String] = []
+        if let env = getenv("MERIDIAN_DATA_DIR") { candidates.append(String(cString: env)) }
+        if let exe = executableDirectory() {
+            candidates += ["\(exe)/../share/meridian/data", "\(exe)/../../data", "\(exe)/../../../data"]
+        }
+        candidates.append("data")
+        return candidates
+    }
+
+    /// Where the shipped styles are: $MERIDIAN_STYLE_DIR, else the `styles` folder of the
+    /// first data folder candidate that has them.
     public static func directory() -> String? {
         var candidates: [String] = []
         if let env = getenv("MERIDIAN_STYLE_DIR") { candidates.append(String(cString: env)) }
-        if let env = getenv("MERIDIAN_DATA_DIR") { candidates.append(String(cString: env) + "/styles") }
-        if let exe = executableDirectory() {
-            candidates += ["\(exe)/../../data/styles", "\(exe)/../../../data/styles", "\(exe)/../share/meridian/data/styles"]
-        }
-        candidates.append("data/styles")
+        candidates += dataDirectoryCandidates().map { $0 + "/styles" }
         return candidates.first { access("\($0)/\(Schema.generic.fileName)", R_OK) == 0 }
     }
 
