@@ -22,6 +22,8 @@ public final class MeridianPage {
     private(set) var pinViews: [GestureView] = []
     private(set) var rowViews: [GestureView] = []
     public let gestures: GestureSystem
+    /// Adding, renaming and deleting places (PlaceEditing.swift).
+    public let editing: PlaceEditing
 
     /// The map camera; its size is the map view's.
     public internal(set) var camera: MapCamera
@@ -32,10 +34,14 @@ public final class MeridianPage {
     /// `pinCoordinates` in world coordinates, one per pin view: pins follow every camera frame,
     /// and projecting them afresh each frame was the page's largest per-frame cost.
     private var pinWorldPoints: [WorldPoint?] = []
-    public internal(set) var selectedPin: String?
+    public internal(set) var selectedPin: String? {
+        didSet { if selectedPin != oldValue { layoutEditing() } }
+    }
     public internal(set) var log: [LogEntry] = []
     /// The single tap the user made last on the map, shown as a callout until `calloutUntil`.
-    public internal(set) var callout: (coordinate: Coordinate, until: Double)?
+    public internal(set) var callout: (coordinate: Coordinate, until: Double)? {
+        didSet { layoutEditing() }
+    }
     /// "Use two fingers to move the map" is shown until this time.
     public internal(set) var hintUntil: Double?
     public let showHitAreas: Bool
@@ -167,9 +173,11 @@ public final class MeridianPage {
             page.addChild(row)
             rows.append(row)
         }
-        graph = PageGestureGraph(page: page, map: map, pins: pins, targets: [zoomIn, zoomOut, compass] + rows)
+        editing = PlaceEditing(places: places)
+        graph = PageGestureGraph(page: page, map: map, pins: pins, targets: [zoomIn, zoomOut, compass] + rows + editing.targets)
         pinViews = pins
         rowViews = rows
+        attachEditingViews()
         for place in places { pinCoordinates["pin-\(place.id)"] = place.coordinate }
         updatePinWorldPoints()   // observers do not run inside the initializer
         layoutPins()
@@ -210,6 +218,7 @@ public final class MeridianPage {
             let size = camera.size
             pin.isHidden = pin.frame.maxX < 0 || pin.frame.minX > size.width || pin.frame.maxY < 0 || pin.frame.minY > size.height
         }
+        layoutEditing()
     }
 
     private func updatePinWorldPoints() {
@@ -234,6 +243,7 @@ public final class MeridianPage {
         zoomOut.frame = layout.zoomOutFrame
         compass.frame = layout.compassFrame
         for (i, row) in rowViews.enumerated() { row.frame = layout.rowFrame(i) }
+        layoutEditing()
         var c = camera
         c.size = ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height)
         c.center = WebMercator.world(anchorCenter)
@@ -288,7 +298,7 @@ public final class MeridianPage {
 
     /// The next time something happens without input: a gesture timer, the hint or callout going away.
     public var nextDeadline: Double? {
-        [gestures.nextDeadline, hintUntil, callout?.until].compactMap { $0 }.min()
+        [gestures.nextDeadline, hintUntil, callout?.until, editing.undoUntil].compactMap { $0 }.min()
     }
 
     /// Runs timers and animations up to `time`.
@@ -304,6 +314,7 @@ public final class MeridianPage {
             callout = nil
             invalidateMap()
         }
+        advanceEditing()
     }
 
     public func handle(_ frame: InputFrame) {
@@ -315,7 +326,10 @@ public final class MeridianPage {
                 invalidate()
             }
             for change in f.changes {
-                if case .down(let id, let p) = change { catchMotion(touchID: id, at: p) }
+                if case .down(let id, let p) = change {
+                    catchMotion(touchID: id, at: p)
+                    editingPointerDown(at: p)
+                }
             }
             gestures.handle(frame)
             startPendingMapFling()
@@ -331,7 +345,10 @@ public final class MeridianPage {
             if let p = f.entered ?? f.moved { pointerPosition = p }
             if f.left { pointerPosition = nil }
             let press = f.buttons.contains { $0.button == .left && $0.pressed }
-            if press, let p = pointerPosition { catchMotion(touchID: -1, at: p) }
+            if press, let p = pointerPosition {
+                catchMotion(touchID: -1, at: p)
+                editingPointerDown(at: p)
+            }
             gestures.handle(frame)
             if !caughtTouchIDs.isEmpty, f.left || f.buttons.contains(where: { $0.button == .left && !$0.pressed }) {
                 caughtTouchIDs.remove(-1)
@@ -339,7 +356,9 @@ public final class MeridianPage {
             handleScroll(f)
             handleRightDrag(f)
         case .key(let k):
-            handleKey(k)
+            if !handleEditingKey(k) { handleKey(k) }
+        case .textInput(_, let e):
+            handleTextInput(e)
         case .keyboardFocus(_, let entered):
             // Focus gone: no key or modifier is held any more (Ctrl+wheel stops zooming).
             if !entered { modifiers = [] }

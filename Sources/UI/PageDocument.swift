@@ -41,5 +41,6 @@ extension MeridianPage {
     /// scrolls the page instead of moving a pin the file cannot keep. A tap still selects it.
     public func setPlacesEditable(_ editable: Bool) {
         for drag in graph.pinDrags { drag.isEnabled = editable }
+        setEditingEnabled(editable)
     }
 }

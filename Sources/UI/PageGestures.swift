@@ -47,6 +47,7 @@ extension MeridianPage {
         }
 
         for (pin, (drag, tap)) in zip(pinViews, zip(graph.pinDrags, graph.pinTaps)) { wirePin(pin, drag: drag, tap: tap) }
+        wireEditing()
         let targets = [zoomIn, zoomOut, compass] + rowViews
         for (target, tap) in zip(targets, graph.targetTaps) {
             if target === zoomIn || target === zoomOut {
