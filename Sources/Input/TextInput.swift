@@ -27,3 +27,19 @@ public enum TextInputEvent: Sendable, Equatable {
     case focus(Bool)
     case done(TextInputUpdate)
 }
+
+/// What the app wants of an on-screen keyboard while one of its text fields has focus
+/// (`zwp_text_input_v3.enable` while there is one, `disable` when it goes).
+public struct TextInputRequest: Sendable, Equatable {
+    public var text: String
+    /// The caret, in UTF-8 bytes into `text`.
+    public var cursor: Int
+    /// The field, in window px (`set_cursor_rectangle`: the keyboard keeps clear of it).
+    public var x, y, width, height: Double
+
+    public init(text: String, cursor: Int, field: (x: Double, y: Double, width: Double, height: Double)) {
+        self.text = text
+        self.cursor = cursor
+        (x, y, width, height) = field
+    }
+}

@@ -211,7 +211,7 @@ extension MeridianPage {
         let frame = editing.nameViews[i].frameInWindow
         let s = f.state.surrounding
         return TextInputRequest(text: s.text, cursor: s.cursor,
-                                caret: Rect(x: frame.minX, y: frame.minY, width: frame.size.width, height: frame.size.height))
+                                field: (frame.minX, frame.minY, frame.size.width, frame.size.height))
     }
 
     private func revealRow(of id: String) {
@@ -293,11 +293,3 @@ extension MeridianPage {
     var editingTargets: [GestureView] { editing.targets.filter { !$0.isHidden } }
 }
 
-/// What the page wants of an on-screen keyboard while a field has focus.
-public struct TextInputRequest: Sendable, Equatable {
-    public var text: String
-    /// The caret, in UTF-8 bytes into `text`.
-    public var cursor: Int
-    /// The field, in window px (`set_cursor_rectangle`).
-    public var caret: Rect
-}

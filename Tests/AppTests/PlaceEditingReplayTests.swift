@@ -235,7 +235,7 @@ struct PlaceEditingReplayTests {
     }
 
     @Test func aReadOnlyDocumentOffersNoEditingControlAndALongPressAddsNothing() throws {
-        let path = try placesFile(mode: 0o444)
+        _ = try placesFile(mode: 0o444)
         let original = dir.read("mine.geojson")
         let start = try replay(TraceBuilder(), mode: 0o444).0
         let p = start.freeMapPoint()
