@@ -20,6 +20,8 @@ public final class PlaceEditing {
     public internal(set) var field: (placeID: String, state: TextFieldState)?
     /// While a long press drops a new place: where its pin is (it follows the finger).
     public internal(set) var provisional: Coordinate?
+    /// Where the renderer last drew the field's caret, in page px (nil before it was drawn).
+    public internal(set) var caretInPage: Rect?
     /// The on-screen "Undo" shows until then.
     public internal(set) var undoUntil: Double?
     /// False for a read-only document: no control that edits is shown or takes a touch.
@@ -165,6 +167,7 @@ extension MeridianPage {
     func closeNameField(commit: Bool) {
         guard let f = editing.field else { return }
         editing.field = nil
+        editing.caretInPage = nil
         let name = String(f.state.text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
         if commit, !name.isEmpty, name != f.state.original { requestEdit(.rename(placeID: f.placeID, name: name)) }
         invalidate()
@@ -208,7 +211,9 @@ extension MeridianPage {
     /// where the caret is (window px) so the keyboard can keep clear of it.
     public var textInputRequest: TextInputRequest? {
         guard let f = editing.field, let i = places.firstIndex(where: { $0.id == f.placeID }) else { return nil }
-        let frame = editing.nameViews[i].frameInWindow
+        // The caret as last drawn, else the whole field: the keyboard keeps clear of it.
+        let frame = editing.caretInPage.map { Rect(x: $0.minX, y: $0.minY - scrollY, width: $0.size.width, height: $0.size.height) }
+            ?? editing.nameViews[i].frameInWindow
         let s = f.state.surrounding
         return TextInputRequest(text: s.text, cursor: s.cursor,
                                 field: (frame.minX, frame.minY, frame.size.width, frame.size.height))

@@ -43,6 +43,7 @@ extension PageRenderer {
             cairo_fill(cr)
         }
         set(cr, Palette.focus)
+        page.editing.caretInPage = Rect(x: x0 - shift + caretX, y: r.minY + 6, width: 2, height: r.size.height - 12)
         cairo_rectangle(cr, x0 - shift + caretX, r.minY + 6, 2, r.size.height - 12)
         cairo_fill(cr)
         cairo_restore(cr)

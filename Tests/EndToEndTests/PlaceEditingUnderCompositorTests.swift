@@ -123,7 +123,9 @@ final class PlaceEditingUnderCompositorTests: XCTestCase {
             .map { $0.dropFirst(5).split(separator: ",").compactMap { Double($0) } } ?? []
         XCTAssertEqual(rect.count, 4, enabledStatus)
         if rect.count == 4 {
-            XCTAssertTrue(rect[1] >= row.y && rect[1] + rect[3] <= row.y + row.height && rect[2] > 100, enabledStatus)
+            // The caret, drawn after "Ateneum" in the row's name field.
+            XCTAssertTrue(rect[1] >= row.y && rect[1] + rect[3] <= row.y + row.height, enabledStatus)
+            XCTAssertTrue(rect[0] > row.x + 44 + 40 && rect[0] < row.x + 400, enabledStatus)
         }
         XCTAssertTrue(typedStatus.hasSuffix("text=Atena Sä"), typedStatus)
         XCTAssertTrue(typedStatus.contains("cursor=9"), "the caret after the commit, in bytes: \(typedStatus)")
