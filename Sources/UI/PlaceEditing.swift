@@ -173,9 +173,16 @@ extension MeridianPage {
         invalidate()
     }
 
-    /// A key while the name field has focus. True when the field took it.
+    /// A key while the name field has focus (true when the field took it); with none, F2
+    /// renames the selected place, as in file managers.
     func handleEditingKey(_ k: KeyEvent) -> Bool {
-        guard var f = editing.field else { return false }
+        guard var f = editing.field else {
+            guard k.keysym == "F2", k.state == .pressed, k.modifiers.isEmpty, editing.editable,
+                  let pin = selectedPin, let id = MeridianPage.placeID(ofPin: pin) else { return false }
+            modifiers = k.modifiers
+            editName(ofPlace: id)
+            return editing.field != nil
+        }
         modifiers = k.modifiers
         switch f.state.handle(k) {
         case .ignored:

@@ -148,6 +148,15 @@ struct PlaceEditingReplayTests {
         #expect(try onDisk(path).place(PlaceID("ateneum"))?.name == "Ateneum")
     }
 
+    @Test func f2RenamesTheSelectedPlaceFromTheKeyboard() throws {
+        var (t, _) = try selectAteneum(try placesFile())
+        keys(&t, ["F2", "End", "BackSpace", "Return"])
+        t.wait(1500)
+        let (end, path) = try replay(t)
+        #expect(places(end).first { $0["id"] as? String == "ateneum" }?["name"] as? String == "Ateneu")
+        #expect(try onDisk(path).place(PlaceID("ateneum"))?.name == "Ateneu")
+    }
+
     @Test func escapeCancelsTheEditAndTheFileIsUntouched() throws {
         let path = try placesFile()
         let before = dir.read("mine.geojson")

@@ -8,7 +8,7 @@ import XCTest
 final class PlaceEditingUnderCompositorTests: XCTestCase {
     /// evdev key codes (linux/input-event-codes.h).
     enum Key {
-        static let backspace = 14, enter = 28, x = 45, leftShift = 42, k = 37
+        static let backspace = 14, enter = 28, x = 45, leftShift = 42, k = 37, end = 107, apostrophe = 40, e = 18
     }
 
     private func key(_ c: TestCompositor, _ code: Int) throws {
@@ -90,6 +90,26 @@ final class PlaceEditingUnderCompositorTests: XCTestCase {
         XCTAssertEqual(scroll(third), scroll(second), accuracy: 0.5, "the scroll was restored")
         let selected = (third["pins"] as? [[String: Any]] ?? []).first { $0["selected"] as? Bool == true }
         XCTAssertEqual(selected?["id"] as? String, "pin-\(id)", "the selection was restored")
+    }
+
+    func testADeadKeyOfTheCompositorsKeymapComposesInTheNameField() throws {
+        // US international: the apostrophe key is a dead acute, as the compositor's keymap says.
+        let c = try TestCompositor(width: 800, height: 1280, kiosk: true,
+                                   environment: ["XKB_DEFAULT_LAYOUT": "us", "XKB_DEFAULT_VARIANT": "intl"])
+        let file = try sampleCopy(c)
+        let first = try c.runMeridian(file, name: "first")
+        let row = box((first["targets"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "place-kiasma" })
+        let dump = try c.runMeridian(file, name: "typed") { c in
+            try c.frame(["down 0 \(row.x + 400) \(row.y + 36)"]); try c.frame(["up 0"])
+            try c.waitIdle(quiet: 0.4, timeout: 20)
+            try c.frame(["down 0 \(row.x + 100) \(row.y + 24)"]); try c.frame(["up 0"])
+            try c.waitIdle(quiet: 0.3, timeout: 20)
+            for k in [Key.end, Key.apostrophe, Key.e, Key.enter] { try self.key(c, k) }
+        }
+        XCTAssertEqual(documentPlace(dump, "kiasma")?["name"] as? String, "Kiasmaé")
+        let features = try readJSON(file)["features"] as? [[String: Any]] ?? []
+        let kiasma = features.first { $0["id"] as? String == "kiasma" }
+        XCTAssertEqual((kiasma?["properties"] as? [String: Any])?["name"] as? String, "Kiasmaé")
     }
 
     func testAnOnScreenKeyboardTypesIntoTheNameFieldThroughTextInputV3() throws {
