@@ -363,4 +363,51 @@ final class SpriteSheets: Sendable {
             return cairo_surface_reference(s)
         }
     }
+
+    /// Images cut out of their sheets for patterns, by sheet and rectangle.
+    private let cuts = Mutex<[String: UInt]>([:])
+
+    /// `cut` of the sheet at `path` as a repeating pattern (the caller destroys it), or nil.
+    func pattern(_ path: String, _ cut: Sprite.Image) -> OpaquePointer? {
+        let key = "\(path)#\(cut.x),\(cut.y),\(cut.width),\(cut.height)"
+        // Held as integers under the lock (cairo's pointers are not `Sendable`).
+        var held = cuts.withLock { table -> UInt? in
+            guard let hit = table[key] else { return nil }
+            cairo_surface_reference(OpaquePointer(bitPattern: hit))
+            return hit
+        }
+        if held == nil {
+            guard let sheet = surface(path) else { return nil }
+            defer { cairo_surface_destroy(sheet) }
+            guard let made = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(cut.width), Int32(cut.height)) else { return nil }
+            guard cairo_surface_status(made) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(made) else {
+                cairo_surface_destroy(made)
+                return nil
+            }
+            cairo_set_source_surface(cr, sheet, -Double(cut.x), -Double(cut.y))
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_paint(cr)
+            cairo_destroy(cr)
+            cairo_surface_flush(made)
+            let mine = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(made)))
+            held = cuts.withLock { table -> UInt in
+                if let raced = table[key] {
+                    cairo_surface_reference(OpaquePointer(bitPattern: raced))
+                    return raced
+                }
+                // The table keeps the reference `made` came with; the caller gets one more.
+                table[key] = mine
+                cairo_surface_reference(OpaquePointer(bitPattern: mine))
+                return mine
+            }
+            if held != mine { cairo_surface_destroy(made) }
+        }
+        let image = held.flatMap { OpaquePointer(bitPattern: $0) }
+        guard let image else { return nil }
+        defer { cairo_surface_destroy(image) }
+        guard let p = cairo_pattern_create_for_surface(image) else { return nil }
+        cairo_pattern_set_extend(p, CAIRO_EXTEND_REPEAT)
+        cairo_pattern_set_filter(p, CAIRO_FILTER_GOOD)
+        return p
+    }
 }

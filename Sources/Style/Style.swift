@@ -46,7 +46,7 @@ public struct StyleLayer: Sendable {
     /// city's own ground hides the world's coarse coastline under it (set when styles are
     /// layered, see `Style.layered`).
     public var groundOfSource: String?
-    /// The style's sprite, for a symbol layer's `icon-image` (nil: no icons).
+    /// The style's sprite, for `icon-image`, `fill-pattern` and `line-pattern` (nil: none).
     public var sprite: Sprite? = nil
 }
 
@@ -178,7 +178,7 @@ public final class Style: Sendable {
             layers.append(StyleLayer(id: id, type: type, source: source, sourceLayer: l["source-layer"]?.string,
                                      minZoom: l["minzoom"]?.number ?? 0, maxZoom: l["maxzoom"]?.number ?? 24,
                                      visible: visible, filter: filter, paint: paint, layout: layout, groundOfSource: nil,
-                                     sprite: type == .symbol ? sprite : nil))
+                                     sprite: sprite))
         }
         return Style(name: path, schema: schema, sources: sources, layers: layers, notes: notes)
     }
@@ -257,7 +257,9 @@ let propertySpecs: [String: PropertySpec] = {
     add(["fill-opacity"], [.fill], .number)
     add(["fill-antialias"], [.fill], .bool)
     add(["fill-sort-key"], [.fill], .number)
-    add(["fill-pattern", "fill-translate", "fill-translate-anchor"], [.fill], .array, supported: false)
+    add(["fill-pattern"], [.fill], .tokens)
+    add(["fill-translate"], [.fill], .array)
+    add(["fill-translate-anchor"], [.fill], .string)
     add(["fill-extrusion-color"], [.fillExtrusion], .color)
     add(["fill-extrusion-opacity"], [.fillExtrusion], .number)
     // Drawn flat: height and base are known and deliberately unused.
@@ -269,12 +271,17 @@ let propertySpecs: [String: PropertySpec] = {
     add(["line-dasharray"], [.line], .array)
     add(["line-cap", "line-join"], [.line], .string)
     add(["line-blur"], [.line], .number)
-    add(["line-gap-width"], [.line], .number, supported: false)
-    add(["line-pattern", "line-translate", "line-translate-anchor", "line-gradient"], [.line], .array, supported: false)
+    add(["line-gap-width"], [.line], .number)
+    add(["line-pattern"], [.line], .tokens)
+    add(["line-translate"], [.line], .array)
+    add(["line-translate-anchor"], [.line], .string)
+    add(["line-gradient"], [.line], .array, supported: false)
     add(["circle-color", "circle-stroke-color"], [.circle], .color)
     add(["circle-radius", "circle-opacity", "circle-stroke-width", "circle-stroke-opacity", "circle-sort-key"], [.circle], .number)
     add(["circle-blur"], [.circle], .number)
-    add(["circle-translate", "circle-translate-anchor", "circle-pitch-scale", "circle-pitch-alignment"], [.circle], .array, supported: false)
+    add(["circle-translate"], [.circle], .array)
+    add(["circle-translate-anchor"], [.circle], .string)
+    add(["circle-pitch-scale", "circle-pitch-alignment"], [.circle], .array, supported: false)
     add(["text-color", "text-halo-color"], [.symbol], .color)
     add(["text-opacity", "text-halo-width", "text-halo-blur", "text-size", "text-max-width", "text-letter-spacing",
          "text-line-height", "text-rotate", "text-padding", "text-max-angle", "symbol-spacing", "symbol-sort-key",
