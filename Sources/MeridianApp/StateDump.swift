@@ -55,10 +55,10 @@ enum StateDump {
                      ("glyphs", .array(l.glyphs.map { g in
                          .object([("x", .number(g.x + ox)), ("y", .number(g.y + oy)), ("angle", .number(g.angle))])
                      }))]
-            // Additive: the sprite icon drawn with the label (its text is then "" when it shows alone).
+            // Additive: the sprite icon drawn with the label; `alone` when its text is not drawn.
             if let icon = l.icon {
                 members.append(("icon", .object([("image", .string(icon.image)), ("box", box(icon.box)),
-                                                 ("collision", box(icon.collisionBox))])))
+                                                 ("collision", box(icon.collisionBox)), ("alone", .bool(icon.alone))])))
             }
             return .object(members)
         }

@@ -25,7 +25,7 @@ public struct MapLabel: Sendable, Equatable {
     public var collisionBoxes: [(x: Double, y: Double, width: Double, height: Double)]
     /// Text along a line: each glyph's centre and direction; empty for point labels.
     public var glyphs: [Glyph]
-    /// The sprite icon drawn with the label (or alone, `text` then empty).
+    /// The sprite icon drawn with the label, or alone (`Icon.alone`).
     public var icon: Icon? = nil
 
     public struct Icon: Sendable, Equatable {
@@ -34,7 +34,12 @@ public struct MapLabel: Sendable, Equatable {
         /// Axis-aligned around the drawn (turned) image, and what it keeps others out of.
         public var box: (x: Double, y: Double, width: Double, height: Double)
         public var collisionBox: (x: Double, y: Double, width: Double, height: Double)
-        public static func == (a: Icon, b: Icon) -> Bool { a.image == b.image && a.box == b.box && a.collisionBox == b.collisionBox }
+        /// Drawn without the label's text (`text-optional` let the text give way, or the symbol
+        /// has none); `text` still names the feature, `box` is then the icon's.
+        public var alone = false
+        public static func == (a: Icon, b: Icon) -> Bool {
+            a.image == b.image && a.box == b.box && a.collisionBox == b.collisionBox && a.alone == b.alone
+        }
     }
 
     public static func == (a: MapLabel, b: MapLabel) -> Bool {
@@ -193,7 +198,8 @@ final class LabelLayer: Sendable {
                 let glyphs: [MapLabel.Glyph] = l.isLine ? zip(l.glyphs, l.collision).map { g, c in
                     MapLabel.Glyph(x: a.x + (c.minX + c.maxX) / 2, y: a.y + (c.minY + c.maxY) / 2, angle: g.angle * 180 / Double.pi)
                 } : []
-                let icon = l.icon.map { MapLabel.Icon(image: $0.style.image, box: rect($0.box), collisionBox: rect($0.collision)) }
+                let icon = l.icon.map { MapLabel.Icon(image: $0.style.image, box: rect($0.box), collisionBox: rect($0.collision),
+                                                      alone: l.glyphs.isEmpty) }
                 return MapLabel(text: l.text, layer: l.layerID, anchor: a, angle: l.angle, box: rect(l.box),
                                 collisionBoxes: l.collision.map(rect) + (l.icon.map { [rect($0.collision)] } ?? []),
                                 glyphs: glyphs, icon: icon)

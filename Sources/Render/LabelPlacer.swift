@@ -39,17 +39,16 @@ struct PlacedLabel: Sendable {
     var angle: Double
     var isLine: Bool
     /// The sprite icon drawn at the anchor (point labels only); `glyphs` is empty when the
-    /// text gave way and the icon stayed (`text-optional`).
+    /// text gave way and the icon stayed (`text-optional`), or when there is no text.
     var icon: PlacedIcon? = nil
 
     /// What is drawn, from the anchor: the text's box and the icon's.
     var extent: LabelBox { icon.map { glyphs.isEmpty ? $0.box : box.union($0.box) } ?? box }
 
-    /// The label with only its icon (the text could not be placed).
+    /// The label with only its icon (the text could not be placed); `text` still names it.
     func iconOnly() -> PlacedLabel {
         var l = self
         l.glyphs = []
-        l.text = ""
         if let icon { l.box = icon.box }
         l.collision = []
         return l

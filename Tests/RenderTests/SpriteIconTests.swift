@@ -110,8 +110,10 @@ final class SpriteIconTests: XCTestCase {
         let optional = renderer(crowd, style: try Self.style(layout: "\"text-optional\": true"))
         let image = try frame(optional)
         let labels = optional.labels(for: camera)
-        XCTAssertEqual(labels.map(\.text), ["Green", ""])
+        XCTAssertEqual(labels.map(\.text), ["Green", "A long hospital name"])
         XCTAssertEqual(labels.compactMap(\.icon?.image), ["park", "hospital"])
+        XCTAssertEqual(labels.map { $0.icon?.alone }, [false, true], "the hospital's text gave way")
+        XCTAssertEqual(labels.last?.box.width ?? 0, 17, accuracy: 0.01, "its box is the icon's")
         let red = try XCTUnwrap(labels.last?.icon).box
         XCTAssertTrue(near(image.rgb(x: Int(red.x + 4), y: Int(red.y + 4)), Self.hospitalRed), "the lone icon is drawn")
         assertNoOverlaps(labels)
