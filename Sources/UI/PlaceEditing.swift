@@ -45,10 +45,11 @@ public final class PlaceEditing {
     public static let undoWidth = 160.0
 
     init(places: [Place]) {
-        addPlace = GestureView(name: "addPlace", frame: Rect(x: 0, y: 0, width: PlaceEditing.addPlaceWidth, height: PlaceEditing.buttonHeight))
-        undo = GestureView(name: "undo", frame: Rect(x: 0, y: 0, width: PlaceEditing.undoWidth, height: PlaceEditing.buttonHeight))
-        deleteViews = places.map { GestureView(name: "delete-\($0.id)", frame: .zero) }
-        nameViews = places.map { GestureView(name: "name-\($0.id)", frame: .zero) }
+        addPlace = GestureView(name: TargetID.addPlace.name,
+                               frame: Rect(x: 0, y: 0, width: PlaceEditing.addPlaceWidth, height: PlaceEditing.buttonHeight))
+        undo = GestureView(name: TargetID.undo.name, frame: Rect(x: 0, y: 0, width: PlaceEditing.undoWidth, height: PlaceEditing.buttonHeight))
+        deleteViews = places.map { GestureView(name: TargetID.delete($0.id).name, frame: .zero) }
+        nameViews = places.map { GestureView(name: TargetID.nameField($0.id).name, frame: .zero) }
         for v in [addPlace, undo] + deleteViews + nameViews {
             v.isHidden = true
             v.hitInsets = EdgeInsets.enlarging(Size(width: PlaceEditing.addPlaceWidth, height: PlaceEditing.buttonHeight),
@@ -64,7 +65,7 @@ extension MeridianPage {
     /// Adds the editing views to the tree; called once by the initializer, before the graph.
     func attachEditingViews() {
         map.addChild(editing.addPlace)
-        for (row, (delete, name)) in zip(rowViews, zip(editing.deleteViews, editing.nameViews)) {
+        for (row, (delete, name)) in zip(list.rows, zip(editing.deleteViews, editing.nameViews)) {
             row.addChild(name)
             row.addChild(delete)
         }
@@ -82,34 +83,39 @@ extension MeridianPage {
             editing.editable && r.startView === map && !graph.isMapGroupActive && !pageScroll.state.isActive
         }
         press.action = { [unowned self] p in longPressed(p) }
-        tapAction(editing.addPlace) { [unowned self] in
-            guard let c = callout?.coordinate else { return }
-            record("targetTap", [("id", .text(editing.addPlace.name))])
-            callout = nil
-            requestEdit(.add(c))
-        }
-        tapAction(editing.undo) { [unowned self] in
-            record("targetTap", [("id", .text(editing.undo.name))])
-            editing.undoUntil = nil
-            layoutEditing()
-            requestEdit(.undo)
-        }
-        for (place, (delete, name)) in zip(places, zip(editing.deleteViews, editing.nameViews)) {
-            tapAction(delete) { [unowned self, unowned delete] in
-                record("targetTap", [("id", .text(delete.name))])
-                closeNameField(commit: false)
-                requestEdit(.delete(placeID: place.id))
-            }
-            tapAction(name) { [unowned self, unowned name] in
-                record("targetTap", [("id", .text(name.name))])
-                editName(ofPlace: place.id)
+        // Taps (and Return on a focused control) go through `activate`, like every target.
+        for view in editing.targets {
+            guard let id = TargetID(name: view.name) else { continue }
+            for case let tap as TapGestureRecognizer in view.gestureRecognizers {
+                tap.action = { [unowned self] tap in if tap.state == .recognized { activate(id) } }
             }
         }
     }
 
-    private func tapAction(_ view: GestureView, _ action: @escaping () -> Void) {
-        for case let tap as TapGestureRecognizer in view.gestureRecognizers {
-            tap.action = { tap in if tap.state == .recognized { action() } }
+    /// What the editing controls do (`activate` sends them here).
+    func activateEditing(_ target: TargetID) {
+        guard editing.editable else { return }
+        switch target {
+        case .addPlace:
+            guard let c = callout?.coordinate else { return }
+            record("targetTap", [("id", .text(target.name))])
+            callout = nil
+            requestEdit(.add(c))
+        case .undo:
+            guard editing.undoUntil != nil else { return }
+            record("targetTap", [("id", .text(target.name))])
+            editing.undoUntil = nil
+            layoutEditing()
+            requestEdit(.undo)
+        case .delete(let id):
+            record("targetTap", [("id", .text(target.name))])
+            closeNameField(commit: false)
+            requestEdit(.delete(placeID: id))
+        case .nameField(let id):
+            record("targetTap", [("id", .text(target.name))])
+            editName(ofPlace: id)
+        default:
+            break
         }
     }
 
@@ -128,7 +134,7 @@ extension MeridianPage {
         let at = p.location(in: map)
         switch p.state {
         case .began:
-            stopMapMotion()
+            viewport.stopMotion()
             callout = nil
             let c = camera.coordinate(at: ScreenPoint(x: at.x, y: at.y))
             let w = map.convert(toWindow: at)
@@ -153,10 +159,10 @@ extension MeridianPage {
 
     /// Selects the place and gives its name field the keyboard (a new place, a tap on the name).
     public func editName(ofPlace id: String) {
-        guard editing.editable, let place = places.first(where: { $0.id == id }) else { return }
+        guard editing.editable, let place = list.place(id) else { return }
         if editing.field?.placeID == id { return }
         closeNameField(commit: true)
-        selectedPin = MeridianPage.pinID(ofPlace: id)
+        list.selected = id
         editing.field = (id, TextFieldState(text: place.name))
         revealRow(of: id)
         layoutEditing()
@@ -178,7 +184,7 @@ extension MeridianPage {
     func handleEditingKey(_ k: KeyEvent) -> Bool {
         guard var f = editing.field else {
             guard k.keysym == "F2", k.state == .pressed, k.modifiers.isEmpty, editing.editable,
-                  let pin = selectedPin, let id = MeridianPage.placeID(ofPin: pin) else { return false }
+                  let id = list.selected else { return false }
             modifiers = k.modifiers
             editName(ofPlace: id)
             return editing.field != nil
@@ -231,7 +237,7 @@ extension MeridianPage {
         let row = layout.rowFrame(i)
         guard row.minY < scrollY + PageLayout.headerHeight || row.maxY > scrollY + layout.windowHeight else { return }
         let target = min(max(row.maxY - layout.windowHeight + 96, 0), maxScrollY)
-        scrollMotion = .spring(from: scrollY, to: target, startTime: now, duration: 250)
+        scroller.animate(by: target - scrollY, at: now)
     }
 
     // MARK: Undo after a delete
@@ -272,7 +278,7 @@ extension MeridianPage {
         }
         let w = layout.windowWidth
         for (i, place) in places.enumerated() where i < e.deleteViews.count {
-            let shown = e.editable && selectedPin == MeridianPage.pinID(ofPlace: place.id)
+            let shown = e.editable && list.selected == place.id
             let delete = e.deleteViews[i], name = e.nameViews[i]
             delete.frame = Rect(x: w - PageLayout.margin - 88, y: (PageLayout.rowHeight - PlaceEditing.buttonHeight) / 2,
                                 width: 88, height: PlaceEditing.buttonHeight)
