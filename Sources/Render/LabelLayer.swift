@@ -325,18 +325,26 @@ final class LabelLayer: Sendable {
         cairo_scale(cr, scale, scale)
         cairo_rotate(cr, icon.style.rotate * Double.pi / 180)
         cairo_rectangle(cr, r.minX, r.minY, r.maxX - r.minX, r.maxY - r.minY)
-        cairo_clip(cr)
         // Sheet px to logical px: the cut's own size onto the placed rectangle.
         cairo_translate(cr, r.minX, r.minY)
         cairo_scale(cr, (r.maxX - r.minX) / Double(cut.width), (r.maxY - r.minY) / Double(cut.height))
         if cut.sdf {
             // Distance-field icons are tinted by `icon-color` (not supported): drawn in black.
+            cairo_clip(cr)
             cairo_set_source_rgb(cr, 0, 0, 0)
             cairo_mask_surface(cr, source, -Double(cut.x), -Double(cut.y))
         } else {
             cairo_set_source_surface(cr, source, -Double(cut.x), -Double(cut.y))
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-            cairo_paint_with_alpha(cr, icon.style.opacity)
+            // Bilinear: a good-quality (convolution) filter made the icons a tenth of a cold
+            // frame's instructions; sprites are drawn near their own size.
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+            if icon.style.opacity < 1 {
+                cairo_clip(cr)
+                cairo_paint_with_alpha(cr, icon.style.opacity)
+            } else {
+                // The rectangle filled with the image: no clip mask for a fractional box.
+                cairo_fill(cr)
+            }
         }
         cairo_restore(cr)
     }
