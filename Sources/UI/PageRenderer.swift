@@ -57,6 +57,7 @@ public final class PageRenderer {
         drawFocus(page, cr)
         if page.showHitAreas { drawHitAreas(page, cr) }
         if let notice { drawNotice(notice, cr, layout) }
+        drawUndo(page, cr)
         page.frameDrawn()
     }
 
@@ -98,7 +99,7 @@ public final class PageRenderer {
         text(cr, "Places", x: PageLayout.margin, y: layout.listTop + 32, size: 22, bold: true)
         for (i, place) in page.places.enumerated() {
             let f = layout.rowFrame(i)
-            if page.selectedPin == "pin-\(place.id)" {
+            if page.selectedPlace == place.id {
                 cairo_set_source_rgba(cr, 0.10, 0.45, 0.85, 0.10)
                 cairo_rectangle(cr, f.minX, f.minY, f.size.width, f.size.height)
                 cairo_fill(cr)
@@ -106,8 +107,11 @@ public final class PageRenderer {
             set(cr, Palette.pin)
             cairo_arc(cr, PageLayout.margin + 10, f.minY + f.size.height / 2, 7, 0, 2 * Double.pi)
             cairo_fill(cr)
-            set(cr, Palette.text)
-            text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18)
+            if !drawNameField(page, row: i, place: place, cr) {
+                set(cr, Palette.text)
+                text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18)
+            }
+            drawDeleteButton(page, row: i, cr)
             set(cr, Palette.muted)
             text(cr, place.detail, x: PageLayout.margin + 32, y: f.minY + 53, size: 14)
             cairo_set_source_rgba(cr, 0, 0, 0, 0.08)
@@ -152,6 +156,7 @@ public final class PageRenderer {
         cairo_translate(cr, f.minX, f.minY)
         drawPins(page, cr)
         drawCallout(page, cr)
+        drawEditingOnMap(page, cr)
         drawButtons(page, cr)
         drawCompass(page, cr)
         if page.hintUntil != nil { drawHint(page, cr) }
@@ -159,9 +164,9 @@ public final class PageRenderer {
     }
 
     private func drawPins(_ page: MeridianPage, _ cr: OpaquePointer) {
-        for pin in page.pinViews where !pin.isHidden {
+        for (place, pin) in zip(page.viewport.pinPlaces, page.viewport.pins) where !pin.isHidden {
             let c = pin.frame.center
-            let selected = page.selectedPin == pin.name
+            let selected = page.selectedPlace == place
             let r = PageLayout.pinSize / 2 + (selected ? 3 : 0)
             cairo_set_source_rgba(cr, 0, 0, 0, 0.25)
             cairo_arc(cr, c.x + 1, c.y + 2, r, 0, 2 * Double.pi)
@@ -176,7 +181,7 @@ public final class PageRenderer {
     }
 
     private func drawButtons(_ page: MeridianPage, _ cr: OpaquePointer) {
-        for (view, sign) in [(page.zoomIn, "+"), (page.zoomOut, "-")] {
+        for (view, sign) in [(page.viewport.zoomIn, "+"), (page.viewport.zoomOut, "-")] {
             let f = view.frame
             cairo_set_source_rgba(cr, 0, 0, 0, 0.2)
             roundedRect(cr, Rect(x: f.minX, y: f.minY + 1, width: f.size.width, height: f.size.height), radius: 6)
@@ -199,8 +204,9 @@ public final class PageRenderer {
 
     /// A needle whose red half points north, on a white button, while the map is rotated.
     private func drawCompass(_ page: MeridianPage, _ cr: OpaquePointer) {
-        guard !page.compass.isHidden else { return }
-        let f = page.compass.frame, c = f.center
+        let compass = page.viewport.compass
+        guard !compass.isHidden else { return }
+        let f = compass.frame, c = f.center
         cairo_set_source_rgba(cr, 0, 0, 0, 0.2)
         roundedRect(cr, Rect(x: f.minX, y: f.minY + 1, width: f.size.width, height: f.size.height), radius: 6)
         cairo_fill(cr)
@@ -269,7 +275,7 @@ public final class PageRenderer {
 
     private func drawHitAreas(_ page: MeridianPage, _ cr: OpaquePointer) {
         let snapshot = page.snapshot
-        let visiblePins = snapshot.pins.filter { pin in page.pinViews.contains { $0.name == pin.id && !$0.isHidden } }
+        let visiblePins = zip(snapshot.pins, page.viewport.pins).filter { !$1.isHidden }.map(\.0)
         for t in visiblePins + snapshot.targets {
             let h = t.hitFrame
             cairo_set_source_rgba(cr, Palette.hitArea.r, Palette.hitArea.g, Palette.hitArea.b, 0.18)
@@ -284,10 +290,10 @@ public final class PageRenderer {
 
     // MARK: Helpers
 
-    private func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
+    func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
 
     /// Draws one line of text, shrunk (down to 60 %) when it would run past the window's right margin.
-    private func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
+    func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
         cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)
         if availableWidth > 0 {
@@ -303,7 +309,7 @@ public final class PageRenderer {
         cairo_new_path(cr)
     }
 
-    private func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
+    func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
         let k = min(radius, r.size.width / 2, r.size.height / 2)
         cairo_new_sub_path(cr)
         cairo_arc(cr, r.maxX - k, r.minY + k, k, -Double.pi / 2, 0)
