@@ -198,6 +198,7 @@ extension MeridianPage {
             }
             mapFingers = nil
             mapAnchor = nil
+            fingerGestureCamera = nil
             return
         }
         // The fingers: the pinch's once it has two (both take every finger; after a re-grip
@@ -207,6 +208,17 @@ extension MeridianPage {
         var serials: UInt64 = 0
         for t in lead.touches { serials &+= t.serial }
         let count = lead.numberOfTouches
+        if let f = mapFingers, let seen = fingerGestureCamera, seen != camera {
+            // Keys or the wheel changed the camera since the fingers' last frame: the gesture
+            // goes on from the camera as it is, with the place under the fingers where they were.
+            var before = Point.zero
+            for p in mapFingerPositions { before = before + p.location }
+            let from = map.convert(fromWindow: before * (1 / Double(max(1, mapFingerPositions.count))))
+            mapAnchor = camera.worldPoint(at: ScreenPoint(x: from.x, y: from.y))
+            let (scale, rotation) = fingerScaleAndRotation
+            // (Fingers that landed or lifted meanwhile are handled next, from this camera.)
+            mapFingers = (f.count, f.serials, camera.zoom, scale, camera.bearing, rotation)
+        }
         if let f = mapFingers, f.count != count || f.serials != serials {
             // Fingers landed or lifted: the fingers that stay moved the map this frame as
             // they did before; then everything is re-based on the fingers down now.
@@ -223,6 +235,7 @@ extension MeridianPage {
             mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale, camera.bearing, 0)
         }
         rememberFingerPositions(of: lead)
+        defer { fingerGestureCamera = camera; fingerScaleAndRotation = (mapPinch.scale, mapRotate.rotation) }
         guard let f = mapFingers else { return }
         var c = camera
         if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite, f.scale > 0 {
@@ -275,19 +288,28 @@ extension MeridianPage {
             stopMapMotion()
             let p = drag.location(in: map) - drag.translation(in: map)
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: p.x, y: p.y))
+            mouseDragCamera = nil
             fallthrough
         case .changed:
+            if let seen = mouseDragCamera, seen != camera {
+                // Keys or the wheel changed the camera: drag on from it.
+                mapAnchor = camera.worldPoint(at: ScreenPoint(x: mouseDragLocation.x, y: mouseDragLocation.y))
+            }
             guard let anchor = mapAnchor else { return }
             let p = drag.location(in: map)
             var c = camera
             let s = c.screenPoint(ofWorld: anchor)
             c.pan(by: ScreenPoint(x: p.x - s.x, y: p.y - s.y))
             setCamera(c)
+            mouseDragCamera = camera
+            mouseDragLocation = p
         case .ended:
             mapAnchor = nil
+            mouseDragCamera = nil
             startFling(velocity: drag.velocity(in: map))
         default:
             mapAnchor = nil
+            mouseDragCamera = nil
         }
     }
 
@@ -299,15 +321,22 @@ extension MeridianPage {
             // Measured from where it began (it may wait for the double tap to fail while the
             // finger moves a little), so it never jumps.
             quickZoomStartY = press.location(in: map).y
+            quickZoomCamera = nil
             fallthrough
         case .changed:
+            if let seen = quickZoomCamera, seen != camera {
+                // Keys or the wheel changed the camera: the drag zooms on from it.
+                zoomAtGestureStart += camera.zoom - seen.zoom
+            }
             // Down zooms in, up zooms out, anchored where the second tap landed.
             let anchor = press.pressLocation(in: map)
             let dy = press.location(in: map).y - quickZoomStartY
             var c = camera
             c.setZoom(zoomAtGestureStart + dy / MeridianPage.quickZoomPixelsPerLevel, around: ScreenPoint(x: anchor.x, y: anchor.y))
             setCamera(c)
+            quickZoomCamera = camera
         case .ended, .cancelled:
+            quickZoomCamera = nil
             settleZoom(around: press.pressLocation(in: map))
         default:
             break
@@ -364,8 +393,19 @@ extension MeridianPage {
     func animateZoom(to zoom: Double, around p: ScreenPoint) {
         stopMapMotion()
         let z = min(max(zoom, camera.minZoom), camera.maxZoom)
-        cameraAnimation = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
-                                          targetZoom: z, focus: p, targetCenter: nil)
+        startCameraAnimation(CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
+                                             targetZoom: z, focus: p, targetCenter: nil))
+    }
+
+    /// Starts `a`, unless a gesture is moving the map: an animation would fight it frame by
+    /// frame, so the change is made at once and the gesture goes on from it (keys and the
+    /// wheel compose with fingers and drags).
+    private func startCameraAnimation(_ a: CameraAnimation) {
+        if graph.isMapGroupActive || mapMouseDrag.state.isActive || mapQuickZoom.state.isActive {
+            setCamera(a.camera(at: a.startTime + a.duration))
+        } else {
+            cameraAnimation = a
+        }
         invalidateMap()
     }
 
@@ -376,8 +416,7 @@ extension MeridianPage {
         var a = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.northUpAnimationDuration,
                                 targetZoom: camera.zoom, focus: centre, targetCenter: nil)
         a.targetBearing = bearing
-        cameraAnimation = a
-        invalidateMap()
+        startCameraAnimation(a)
     }
 
     /// After a touch frame: the fling a map gesture ended with starts if no finger of the map's
