@@ -11,11 +11,13 @@ extension MeridianPage {
     static let wheelZoomPerDetent = 0.5
 
     /// Tab moves through these: the map (so arrows pan it), its buttons, the pins, the list rows.
+    /// Tab order: the map, its buttons (the compass while it shows, as for touch), pins, rows.
     public var focusOrder: [String] {
-        ["map", zoomIn.name, zoomOut.name] + pinViews.map(\.name) + rowViews.map(\.name)
+        ["map", zoomIn.name, zoomOut.name] + (compass.isHidden ? [] : [compass.name]) + pinViews.map(\.name) + rowViews.map(\.name)
     }
 
-    public var focusedTarget: String? { focusIndex.map { focusOrder[$0] } }
+    /// The focused target; nil also while the focused one is not in the order (a hidden compass).
+    public var focusedTarget: String? { focusID.flatMap { focusOrder.contains($0) ? $0 : nil } }
 
     /// The pointer's position in map coordinates, when it is over the visible map.
     private var pointerOnMap: Point? {
@@ -136,7 +138,7 @@ extension MeridianPage {
         case "Return", "KP_Enter":
             activateFocused()
         case "Escape":
-            focusIndex = nil
+            focusID = nil
             callout = nil
             invalidate()
         default:
@@ -167,11 +169,14 @@ extension MeridianPage {
 
     private func moveFocus(backwards: Bool) {
         focusVisible = true
-        let n = focusOrder.count
-        if let i = focusIndex {
-            focusIndex = (i + (backwards ? n - 1 : 1)) % n
+        let order = focusOrder, n = order.count
+        if let id = focusID, let i = order.firstIndex(of: id) {
+            focusID = order[(i + (backwards ? n - 1 : 1)) % n]
+        } else if focusID == compass.name, let z = order.firstIndex(of: zoomOut.name) {
+            // The focused compass hid (north up): it stood right after zoom-out.
+            focusID = backwards ? order[z] : order[(z + 1) % n]
         } else {
-            focusIndex = backwards ? n - 1 : 0
+            focusID = order[backwards ? n - 1 : 0]
         }
         revealFocused()
         invalidate()
@@ -193,6 +198,8 @@ extension MeridianPage {
             activateZoomButton(id, delta: 1)
         } else if id == zoomOut.name {
             activateZoomButton(id, delta: -1)
+        } else if id == compass.name {
+            activateCompass()
         } else if id.hasPrefix("pin-") {
             selectPin(id)
         } else if id.hasPrefix("place-"), let place = places.first(where: { "place-\($0.id)" == id }) {
@@ -204,7 +211,7 @@ extension MeridianPage {
     func targetFrameInPage(_ id: String) -> Rect? {
         let m = layout.mapFrame
         if id == "map" { return m }
-        for v in [zoomIn, zoomOut] + pinViews where v.name == id {
+        for v in [zoomIn, zoomOut, compass] + pinViews where v.name == id {
             return Rect(x: m.minX + v.frame.minX, y: m.minY + v.frame.minY, width: v.frame.size.width, height: v.frame.size.height)
         }
         return rowViews.first { $0.name == id }?.frame

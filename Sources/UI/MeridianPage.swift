@@ -41,8 +41,9 @@ public final class MeridianPage {
     public let showHitAreas: Bool
     /// False with `--no-rotate`: nothing turns the map and the bearing stays 0.
     public let allowsRotation: Bool
-    /// Keyboard focus: an index into `focusOrder`, or nil.
-    public internal(set) var focusIndex: Int?
+    /// Keyboard focus: the id of a target in `focusOrder`, or nil. Kept by id, so a target
+    /// that comes and goes (the compass) does not move the focus to another one.
+    public internal(set) var focusID: String?
     /// The focus ring shows only once the keyboard is in use (a tap sets the focus quietly).
     public internal(set) var focusVisible = false
     /// Taps the map's observer saw: proof that watching never takes a touch away.

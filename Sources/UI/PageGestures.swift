@@ -359,9 +359,9 @@ extension MeridianPage {
         let w = map.convert(toWindow: p)
         record("mapTap", [("x", .number(w.x)), ("y", .number(w.y)), ("lat", .number(c.latitude)), ("lon", .number(c.longitude))])
         callout = (c, now + MeridianPage.calloutDuration)
-        let hadSelectionOrFocus = selectedPin != nil || focusIndex != focusOrder.firstIndex(of: "map")
+        let hadSelectionOrFocus = selectedPin != nil || focusID != "map"
         selectedPin = nil
-        focusIndex = focusOrder.firstIndex(of: "map")
+        focusID = "map"
         if hadSelectionOrFocus { invalidate() } else { invalidateMap() }
     }
 
