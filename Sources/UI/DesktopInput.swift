@@ -10,14 +10,12 @@ extension MeridianPage {
     /// Ctrl+wheel zooms this many levels per detent.
     static let wheelZoomPerDetent = 0.5
 
-    /// Tab moves through these: the map (so arrows pan it), its buttons, the pins, the list rows.
-    /// Tab order: the map, its buttons (the compass while it shows, as for touch), pins, rows.
-    public var focusOrder: [String] {
-        ["map", zoomIn.name, zoomOut.name] + (compass.isHidden ? [] : [compass.name]) + pinViews.map(\.name) + rowViews.map(\.name)
+    /// Tab moves through these: the map (so arrows pan it), its buttons (the compass while it
+    /// shows), the pins, the list rows.
+    public var focusOrder: [TargetID] {
+        [.map, .zoomIn, .zoomOut] + (viewport.compass.isHidden ? [] : [.compass])
+            + viewport.pinPlaces.map { .pin($0) } + list.places.map { .row($0.id) }
     }
-
-    /// The focused target; nil also while the focused one is not in the order (a hidden compass).
-    public var focusedTarget: String? { focusID.flatMap { focusOrder.contains($0) ? $0 : nil } }
 
     /// The pointer's position in map coordinates, when it is over the visible map.
     private var pointerOnMap: Point? {
@@ -34,13 +32,12 @@ extension MeridianPage {
                 // value120 fractions add up; without detents, 15 units of `value` make one.
                 let steps = axis.detents ?? axis.value / 15
                 var c = camera
-                stopMapMotion()
+                viewport.stopMotion()
                 c.zoom(by: -steps * MeridianPage.wheelZoomPerDetent, around: ScreenPoint(x: p.x, y: p.y))
-                setCamera(c)
-                settleZoom(around: p)
+                viewport.setCamera(c)
+                viewport.settleZoom(around: p)
             } else {
-                scrollMotion = nil
-                setScroll(min(max(scrollY + axis.value * MeridianPage.wheelScrollFactor, 0), maxScrollY))
+                scroller.jump(by: axis.value * MeridianPage.wheelScrollFactor)
             }
         }
     }
@@ -50,10 +47,10 @@ extension MeridianPage {
     /// gesture system's; the right one is ours.
     func handleRightDrag(_ f: PointerFrame) {
         guard allowsRotation else { return }
-        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
+        let centre = viewport.centre
         for (button, pressed) in f.buttons where button == .right {
             if pressed, mouseRotation == nil, let p = pointerOnMap {
-                stopMapMotion()
+                viewport.stopMotion()
                 mouseRotation = (camera.bearing, p.x)
             } else if !pressed, mouseRotation != nil {
                 mouseRotation = nil
@@ -65,7 +62,7 @@ extension MeridianPage {
             let x = p.x - mapFrameInWindow.minX
             var c = camera
             c.setBearing(r.bearing - (x - r.x) * MeridianPage.mouseRotationPerPixel, around: centre)
-            setCamera(c)
+            viewport.setCamera(c)
         }
     }
 
@@ -73,7 +70,7 @@ extension MeridianPage {
         switch g {
         case .pinchBegin:
             guard let p = pointerOnMap else { return }
-            stopMapMotion()
+            viewport.stopMotion()
             touchpadPinch = (camera.worldPoint(at: ScreenPoint(x: p.x, y: p.y)), camera.zoom, p, camera.bearing, 0)
         case .pinchUpdate(let dx, let dy, let scale, let rotation):
             guard var pinch = touchpadPinch, scale > 0, scale.isFinite else { return }
@@ -86,15 +83,15 @@ extension MeridianPage {
             c.setBearing(pinch.bearing - pinch.twist, around: ScreenPoint(x: pinch.at.x, y: pinch.at.y))
             let s = c.screenPoint(ofWorld: pinch.anchor)
             c.pan(by: ScreenPoint(x: pinch.at.x - s.x, y: pinch.at.y - s.y))
-            setCamera(c)
+            viewport.setCamera(c)
         case .pinchEnd:
-            if let pinch = touchpadPinch { settleZoom(around: pinch.at) }
+            if let pinch = touchpadPinch { viewport.settleZoom(around: pinch.at) }
             touchpadPinch = nil
             invalidateMap()
         case .holdBegin:
             // Fingers resting on the touchpad stop a glide, as on a touchscreen.
-            scrollMotion = nil
-            stopMapMotion()
+            scroller.stop()
+            viewport.stopMotion()
         case .swipeBegin, .swipeUpdate, .swipeEnd, .holdEnd:
             break
         }
@@ -103,24 +100,23 @@ extension MeridianPage {
     func handleKey(_ k: KeyEvent) {
         modifiers = k.modifiers
         guard k.state != .released else { return }
-        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
+        let centre = viewport.centre
         let arrows: Set<String> = ["Left", "Right", "Up", "Down"]
         if allowsRotation, k.modifiers.contains(.shift), k.keysym == "Left" || k.keysym == "Right" {
             // MapLibre's keys: Shift+Left lowers the bearing, Shift+Right raises it. A turn
             // still running continues from its target, so quick presses add up.
-            let base = cameraAnimation?.targetBearing ?? camera.bearing
-            animateBearing(to: base + (k.keysym == "Left" ? -1 : 1) * MeridianPage.keyRotationStep)
+            viewport.animateBearing(to: viewport.bearingTarget + (k.keysym == "Left" ? -1 : 1) * MeridianPage.keyRotationStep, at: now)
             return
         }
-        if focusedTarget == "map", arrows.contains(k.keysym) {
+        if focus.current == .map, arrows.contains(k.keysym) {
             panMapWithArrow(k.keysym)
             return
         }
         switch k.keysym {
         case "plus", "equal", "KP_Add":
-            animateZoom(to: zoomTarget(levels: 1), around: centre)
+            viewport.animateZoom(to: viewport.zoomTarget(levels: 1), around: centre, at: now)
         case "minus", "KP_Subtract":
-            animateZoom(to: zoomTarget(levels: -1), around: centre)
+            viewport.animateZoom(to: viewport.zoomTarget(levels: -1), around: centre, at: now)
         case "Up", "Down":
             scrollBy(k.keysym == "Up" ? -48 : 48)
         case "Page_Up", "KP_Page_Up":
@@ -138,7 +134,7 @@ extension MeridianPage {
         case "Return", "KP_Enter":
             activateFocused()
         case "Escape":
-            focusID = nil
+            focus.set(nil)
             callout = nil
             invalidate()
         default:
@@ -156,27 +152,26 @@ extension MeridianPage {
         case "Up": d = ScreenPoint(x: 0, y: step)
         default: d = ScreenPoint(x: 0, y: -step)
         }
-        stopMapMotion()
+        viewport.stopMotion()
         var c = camera
         c.pan(by: d)
-        setCamera(c)
+        viewport.setCamera(c)
     }
 
     private func scrollBy(_ dy: Double) {
-        scrollMotion = .spring(from: scrollY, to: min(max(scrollY + dy, 0), maxScrollY), startTime: now, duration: 200)
+        scroller.animate(by: dy, at: now)
         invalidate()
     }
 
     private func moveFocus(backwards: Bool) {
-        focusVisible = true
-        let order = focusOrder, n = order.count
-        if let id = focusID, let i = order.firstIndex(of: id) {
-            focusID = order[(i + (backwards ? n - 1 : 1)) % n]
-        } else if focusID == compass.name, let z = order.firstIndex(of: zoomOut.name) {
-            // The focused compass hid (north up): it stood right after zoom-out.
-            focusID = backwards ? order[z] : order[(z + 1) % n]
+        let order = focusOrder
+        if focus.current == .compass, !order.contains(.compass) {
+            // The focused compass hid (north up): go on from where it stood, after zoom-out.
+            focus.set(.zoomOut)
+            focus.visible = true
+            if !backwards { focus.move(in: order, backwards: false) }
         } else {
-            focusID = order[backwards ? n - 1 : 0]
+            focus.move(in: order, backwards: backwards)
         }
         revealFocused()
         invalidate()
@@ -184,7 +179,7 @@ extension MeridianPage {
 
     /// Scrolls the page so the focused target is in view.
     private func revealFocused() {
-        guard let id = focusedTarget, let frame = targetFrameInPage(id) else { return }
+        guard let id = focus.current, let frame = targetFrameInPage(id) else { return }
         if frame.minY < scrollY + PageLayout.headerHeight {
             scrollBy(frame.minY - PageLayout.headerHeight - scrollY)
         } else if frame.maxY > scrollY + layout.windowHeight {
@@ -193,27 +188,20 @@ extension MeridianPage {
     }
 
     private func activateFocused() {
-        guard let id = focusedTarget else { return }
-        if id == zoomIn.name {
-            activateZoomButton(id, delta: 1)
-        } else if id == zoomOut.name {
-            activateZoomButton(id, delta: -1)
-        } else if id == compass.name {
-            activateCompass()
-        } else if id.hasPrefix("pin-") {
-            selectPin(id)
-        } else if id.hasPrefix("place-"), let place = places.first(where: { "place-\($0.id)" == id }) {
-            activatePlace(place)
-        }
+        guard let id = focus.current else { return }
+        activate(id)
     }
 
     /// A target's frame in page coordinates.
-    func targetFrameInPage(_ id: String) -> Rect? {
+    func targetFrameInPage(_ id: TargetID) -> Rect? {
         let m = layout.mapFrame
-        if id == "map" { return m }
-        for v in [zoomIn, zoomOut, compass] + pinViews where v.name == id {
+        if id == .map { return m }
+        let onMap: GestureView?
+        if case .pin(let place) = id { onMap = viewport.pin(of: place) } else { onMap = viewport.button(id) }
+        if let v = onMap {
             return Rect(x: m.minX + v.frame.minX, y: m.minY + v.frame.minY, width: v.frame.size.width, height: v.frame.size.height)
         }
-        return rowViews.first { $0.name == id }?.frame
+        if case .row(let place) = id { return list.row(of: place)?.frame }
+        return nil
     }
 }
