@@ -161,6 +161,23 @@ final class LabelPlacerTests: XCTestCase {
         XCTAssertEqual(r.labels(for: camera).map { $0.text }, ["Straight Road"])
     }
 
+    func testAStreetCutIntoPiecesShorterThanItsNameIsNamedAlongThePiecesJoined() throws {
+        // Three ways of one street, each 75 px, end to start: the 190-px name fits only on all three.
+        let pieces = [(300.0, 1500.0), (1500.0, 2700.0), (2700.0, 3900.0)]
+        let joined = pieces.map { Self.line([($0.0, 1000), ($0.1, 1000)], "Joined Street Avenue") }
+        // The same three a few units apart: three streets, each too short for the name.
+        let apart = pieces.map { Self.line([($0.0 + 40, 3000), ($0.1 - 40, 3000)], "Parted Street Avenue") }
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): Self.labelTile(joined + apart)]))
+        try frame(r, camera)
+        let labels = r.labels(for: camera)
+        let named = try XCTUnwrap(labels.first { $0.text == "Joined Street Avenue" })
+        XCTAssertEqual(labels.filter { $0.text == "Joined Street Avenue" }.count, 1)
+        // Its glyphs run over the pieces' joints (tile x 1500 and 2700 are view x 221.75 and 296.75).
+        XCTAssertLessThan(named.box.x, 221.75)
+        XCTAssertGreaterThan(named.box.x + named.box.width, 296.75)
+        XCTAssertFalse(labels.contains { $0.text == "Parted Street Avenue" })
+    }
+
     func testALongRoadIsNamedEverySpacing() throws {
         let long = Self.line([(0, 2048), (4095, 2048)], "Long Road")
         let source = FixtureSource(every: Self.labelTile([long]))
