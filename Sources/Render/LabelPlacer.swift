@@ -18,6 +18,8 @@ struct LabelBox: Sendable, Equatable {
 struct PlacedLabel: Sendable {
     struct Glyph: Sendable, Equatable {
         var index: UInt
+        /// Which font of the style's fallback list it is from (`LabelFonts`).
+        var font: Int
         /// The glyph's origin (on its baseline) from the anchor.
         var x: Double
         var y: Double
@@ -166,7 +168,7 @@ struct LabelPlacer {
         y += st.offset.y * st.size
         // The text origin is the first baseline's left end: the box starts at (minX, minY).
         let ox = x - s.minX, oy = y - s.minY
-        let glyphs = s.glyphs.map { PlacedLabel.Glyph(index: $0.index, x: $0.x + ox, y: $0.y + oy, angle: 0) }
+        let glyphs = s.glyphs.map { PlacedLabel.Glyph(index: $0.index, font: $0.font, x: $0.x + ox, y: $0.y + oy, angle: 0) }
         let box = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
         return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: st, anchor: c.anchor, glyphs: glyphs,
                            box: box, collision: [box.inset(-st.padding)], angle: 0, isLine: false)
@@ -225,7 +227,7 @@ struct LabelPlacer {
             let dx = cos(angle), dy = sin(angle)
             // The glyph's origin: back half its advance along the line, down by `drop` across it.
             let gx = p.x - dx * g.advance / 2 - dy * drop, gy = p.y - dy * g.advance / 2 + dx * drop
-            glyphs.append(PlacedLabel.Glyph(index: g.index, x: gx, y: gy, angle: angle))
+            glyphs.append(PlacedLabel.Glyph(index: g.index, font: g.font, x: gx, y: gy, angle: angle))
             let cx = p.x, cy = p.y
             let ink = LabelBox(minX: cx - r, minY: cy - r, maxX: cx + r, maxY: cy + r)
             box = box.map { $0.union(ink) } ?? ink
