@@ -105,12 +105,12 @@ final class LabelFonts: Sendable {
         }
     }
 
-    /// Which font of the list draws `c`: the first that has it, else the first.
-    private static func slot(for c: Unicode.Scalar, in l: FallbackList) -> Int {
+    /// Which font of the list draws `c`: the first that has it; nil when none does.
+    private static func slot(for c: Unicode.Scalar, in l: FallbackList) -> Int? {
         for (i, cs) in l.charsets.enumerated() where FcCharSetHasChar(OpaquePointer(bitPattern: cs), FcChar32(c.value)) != 0 {
             return i
         }
-        return 0
+        return nil
     }
 
     /// The style's font number `slot` on its fallback list (0: the family's own match) at
@@ -215,13 +215,23 @@ final class LabelFonts: Sendable {
                 }
                 if let g = out.last { pen = g.x + g.advance }
             }
+            // Most words are one font's: then the word is shaped as it is, in one go.
+            var only: Int?, mixed = false
             for c in s.unicodeScalars {
-                // Spaces and marks stay with the stretch they are in.
-                let slot = c.properties.isWhitespace || c.properties.generalCategory == .nonspacingMark
-                    ? stretchSlot : Self.slot(for: c, in: fallbacks)
-                if slot != stretchSlot && !stretch.isEmpty { flush() }
-                stretchSlot = slot
-                stretch.unicodeScalars.append(c)
+                guard let slot = Self.slot(for: c, in: fallbacks) else { continue }
+                if only == nil { only = slot } else if only != slot { mixed = true; break }
+            }
+            if !mixed {
+                stretch = String(s)
+                stretchSlot = only ?? 0
+            } else {
+                for c in s.unicodeScalars {
+                    // A character no font has stays with the stretch it is in (its missing-glyph box).
+                    let slot = Self.slot(for: c, in: fallbacks) ?? stretchSlot
+                    if slot != stretchSlot && !stretch.isEmpty { flush() }
+                    stretchSlot = slot
+                    stretch.unicodeScalars.append(c)
+                }
             }
             flush()
             let last = out.last.map { $0.x + $0.advance } ?? 0
