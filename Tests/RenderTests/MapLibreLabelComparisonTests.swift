@@ -31,7 +31,7 @@ final class MapLibreLabelComparisonTests: XCTestCase {
         View(name: "europe", lat: 52, lon: 15, zoom: 5, floor: 0.89),
         View(name: "helsinki-z13", lat: 60.17, lon: 24.94, zoom: 13, floor: 1),
         View(name: "helsinki-centre", lat: 60.170, lon: 24.944, zoom: 15, floor: 0.8),
-        View(name: "helsinki-street", lat: 60.1685, lon: 24.9425, zoom: 17, floor: 0.67),
+        View(name: "helsinki-street", lat: 60.1685, lon: 24.9425, zoom: 17, floor: 0.45),
     ]
     static let size = (width: 1024, height: 768)
     /// Centres this close (px) count as the same anchor.
@@ -65,7 +65,8 @@ final class MapLibreLabelComparisonTests: XCTestCase {
         for v in Self.views {
             let renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: auto.sources, style: auto.style), scale: 1))
             let camera = MapCamera(center: Coordinate(latitude: v.lat, longitude: v.lon), zoom: v.zoom, size: size)
-            ours.append(renderer.settledLabels(for: camera))
+            // Labels whose text gave way to their icon show no text: not text labels to compare.
+            ours.append(renderer.settledLabels(for: camera).filter { !($0.icon?.alone ?? false) })
             for set in renderer.cache.renderNowWithLabels(renderer.tiles(for: camera)).labels.values {
                 for c in set.candidates where !c.text.isEmpty { texts.insert(c.text) }
             }

@@ -52,11 +52,11 @@ def text_expression(field):
 
 
 def label_layer(layer, labels):
-    """A symbol layer drawn for finding its labels: text only, no halo, one colour per text."""
+    """A symbol layer drawn for finding its labels: no halo, one colour per text, icons placed
+    as the style says (they take room and may drop optional text) but not drawn."""
     layout = dict(layer.get("layout", {}))
-    for key in [k for k in layout if k.startswith("icon-")]:
-        del layout[key]
     paint = {k: v for k, v in layer.get("paint", {}).items() if not k.startswith("icon-")}
+    paint["icon-opacity"] = 0
     match = ["match", text_expression(layout.get("text-field", ""))]
     for text, color in labels["colors"].items():
         match += [text, color]
@@ -75,6 +75,12 @@ def layered_style(pairs, labels=None):
         with open(style_path) as f:
             style = json.load(f)
         rename = {}
+        sprite = style.get("sprite")
+        if labels and isinstance(sprite, str) and "sprite" not in labels:
+            # A sprite path relative to its style file, as Meridian reads it.
+            if "://" not in sprite:
+                sprite = "file://" + os.path.join(os.path.dirname(os.path.abspath(style_path)), sprite)
+            labels["sprite"] = sprite
         for sid, spec in style.get("sources", {}).items():
             new = f"{k}:{sid}"
             rename[sid] = new
@@ -97,6 +103,8 @@ def layered_style(pairs, labels=None):
     style = {"version": 8, "sources": sources, "layers": layers}
     if labels:
         style["glyphs"] = labels["glyphs"]
+        if "sprite" in labels:
+            style["sprite"] = labels["sprite"]
     return style
 
 
