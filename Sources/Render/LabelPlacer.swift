@@ -262,7 +262,16 @@ struct LabelPlacer {
         let anchor = camera.screenPoint(ofWorld: c.anchor)
         // The path on screen (through the camera, so a turned map turns it too) in px from the
         // anchor, and the anchor's distance along it.
-        var pts = c.path.map { w -> (x: Double, y: Double) in
+        // Only the stretch the text can reach (half its width each way, and a little more) is
+        // turned to screen points: a joined street can be hundreds of points long.
+        let reach = (c.shaped.width / 2 + c.style.size) / worldScale
+        func worldLength(_ i: Int) -> Double { hypot(c.path[i + 1].x - c.path[i].x, c.path[i + 1].y - c.path[i].y) }
+        var first = c.anchorSegment, last = c.anchorSegment + 1
+        var back = worldLength(c.anchorSegment) * c.anchorFraction, ahead = worldLength(c.anchorSegment) * (1 - c.anchorFraction)
+        while first > 0 && back < reach { first -= 1; back += worldLength(first) }
+        while last < c.path.count - 1 && ahead < reach { ahead += worldLength(last); last += 1 }
+        let segment = c.anchorSegment - first
+        var pts = c.path[first...last].map { w -> (x: Double, y: Double) in
             let p = camera.screenPoint(ofWorld: w)
             return (p.x - anchor.x, p.y - anchor.y)
         }
@@ -271,7 +280,7 @@ struct LabelPlacer {
         var total = 0.0, along = 0.0
         for i in 0..<(pts.count - 1) {
             let d = hypot(pts[i + 1].x - pts[i].x, pts[i + 1].y - pts[i].y)
-            if i < c.anchorSegment { along += d } else if i == c.anchorSegment { along += d * c.anchorFraction }
+            if i < segment { along += d } else if i == segment { along += d * c.anchorFraction }
             lengths.append(d)
             total += d
         }
