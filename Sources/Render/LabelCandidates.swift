@@ -86,7 +86,7 @@ enum LabelExtraction {
         let originY = Double(tile.y) * WebMercator.tileSize / exp2(Double(tile.z))
         var out: [LabelCandidate] = []
         for p in placed {
-            for symbol in symbols(p) {
+            for symbol in mergedLines(symbols(p)) {
                 let extent = Double(max(symbol.extent, 1))
                 func px(_ v: TilePoint) -> (x: Double, y: Double) {
                     (p.placement.x(v.x, extent: extent), p.placement.y(v.y, extent: extent))
@@ -137,8 +137,11 @@ enum LabelExtraction {
                         continue
                     }
                     let length = shaped.width
-                    for a in anchors(along: path, logicalPerWorld: logicalPerWorld, labelLength: length,
-                                     spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1)) {
+                    // Come in over the data tile's edge: the line goes on in the next tile.
+                    let e = Int32(clamping: symbol.extent)
+                    let continued = line[0].x <= 0 || line[0].y <= 0 || line[0].x >= e || line[0].y >= e
+                    for a in anchors(along: path, logicalPerWorld: logicalPerWorld, labelLength: length, textSize: symbol.textStyle.size,
+                                     spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1), continued: continued) {
                         let q = ((a.point.x - originX) / worldPerPixel, (a.point.y - originY) / worldPerPixel)
                         guard own(q) else { continue }
                         out.append(candidate(anchor: a.point, path: path, segment: a.segment, fraction: a.fraction))
@@ -149,11 +152,64 @@ enum LabelExtraction {
         return out
     }
 
-    /// Spots along `path` (world units) for a label of `labelLength` logical px: one in the
-    /// middle of a line shorter than two spacings, else every `spacing` px starting half a
-    /// spacing in. Lines shorter than the label give none.
-    static func anchors(along path: [WorldPoint], logicalPerWorld: Double, labelLength: Double,
-                        spacing: Double) -> [(point: WorldPoint, segment: Int, fraction: Double)] {
+    /// Text along lines with their pieces joined: a street the data cuts into ways at every
+    /// junction (or a river into reaches) is one line for the label wherever one piece ends
+    /// where the next of the same layer and text begins, as MapLibre's symbol buckets join
+    /// them, so a name fits on a street whose pieces are each shorter than it. The joined
+    /// line keeps the first piece's place in the order (its feature index and sort key).
+    /// Everything else passes through in order.
+    static func mergedLines(_ symbols: [SymbolFeature]) -> [SymbolFeature] {
+        struct Key: Hashable {
+            var layer: String, text: String, x: Int32, y: Int32
+        }
+        func key(_ s: SymbolFeature, _ p: TilePoint) -> Key { Key(layer: s.layerID, text: s.text, x: p.x, y: p.y) }
+        var starts: [Key: [Int]] = [:], ends: [Key: Int] = [:]
+        var lines: [Int] = []
+        for (i, s) in symbols.enumerated() {
+            guard s.placement != .point, case .line(let l) = s.geometry, l.count >= 2, let first = l.first, let last = l.last,
+                  first != last else { continue }
+            lines.append(i)
+            starts[key(s, first), default: []].append(i)
+            ends[key(s, last)] = i
+        }
+        guard lines.count > 1 else { return symbols }
+        var used = Set<Int>()
+        var joined: [Int: SymbolFeature] = [:]
+        func chain(from head: Int) {
+            var s = symbols[head]
+            guard case .line(var path) = s.geometry else { return }
+            used.insert(head)
+            while let end = path.last, let next = starts[key(s, end)]?.first(where: { !used.contains($0) }),
+                  case .line(let more) = symbols[next].geometry {
+                used.insert(next)
+                path += more.dropFirst()
+            }
+            s.geometry = .line(path)
+            joined[head] = s
+        }
+        // Heads first (no piece ends where they begin), then what is left of loops.
+        for i in lines where !used.contains(i) {
+            guard case .line(let l) = symbols[i].geometry, let first = l.first else { continue }
+            if let before = ends[key(symbols[i], first)], before != i, !used.contains(before) { continue }
+            chain(from: i)
+        }
+        for i in lines where !used.contains(i) { chain(from: i) }
+        var out: [SymbolFeature] = []
+        out.reserveCapacity(symbols.count)
+        for (i, s) in symbols.enumerated() {
+            if let j = joined[i] { out.append(j) } else if !used.contains(i) { out.append(s) }
+        }
+        return out
+    }
+
+    /// Spots along `path` (world units) for a label of `labelLength` logical px, as MapLibre
+    /// chooses them: the first `labelLength / 2 + 2 × textSize` px in (half a spacing when the
+    /// line comes in over the data tile's edge, `continued`), then every `spacing` px, the
+    /// spacing widened to the label plus a quarter spacing when the label is nearly as long
+    /// as it; only spots with the whole label on the line count. A line with none (and not
+    /// continued) gets one in its middle; `spacing` infinite (`line-center`) asks for that alone.
+    static func anchors(along path: [WorldPoint], logicalPerWorld: Double, labelLength: Double, textSize: Double,
+                        spacing: Double, continued: Bool) -> [(point: WorldPoint, segment: Int, fraction: Double)] {
         var lengths: [Double] = []
         lengths.reserveCapacity(path.count)
         var total = 0.0
@@ -164,15 +220,17 @@ enum LabelExtraction {
         }
         guard total.isFinite, total >= labelLength else { return [] }
         var spots: [Double] = []
-        if !spacing.isFinite || total < 2 * spacing {
-            spots = [total / 2]
-        } else {
-            var d = spacing / 2
+        let half = labelLength / 2
+        if spacing.isFinite {
+            let step = spacing - labelLength < spacing / 4 ? labelLength + spacing / 4 : spacing
+            let offset = continued ? step / 2 : (half + 2 * textSize).truncatingRemainder(dividingBy: step)
+            var d = offset
             while d < total && spots.count < 64 {
-                spots.append(d)
-                d += spacing
+                if d - half >= 0 && d + half <= total { spots.append(d) }
+                d += step
             }
         }
+        if spots.isEmpty && (!continued || !spacing.isFinite) { spots = [total / 2] }
         var out: [(WorldPoint, Int, Double)] = []
         var segment = 0, start = 0.0
         for s in spots {

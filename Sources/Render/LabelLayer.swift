@@ -315,9 +315,21 @@ final class LabelLayer: Sendable {
             cairo_translate(mcr, -x0, -y0)
             cairo_scale(mcr, scale, scale)
             cairo_set_scaled_font(mcr, font)
+            // Glyphs from the style's fallback fonts (other scripts), made as they come.
+            var others: [Int: OpaquePointer] = [:]
+            defer { for f in others.values { cairo_scaled_font_destroy(f) } }
+            var current = 0
+            func use(_ slot: Int) {
+                guard slot != current else { return }
+                current = slot
+                if slot == 0 { cairo_set_scaled_font(mcr, font); return }
+                if others[slot] == nil, let f = LabelFonts.shared.font(st, size: st.size, slot: slot) { others[slot] = f }
+                cairo_set_scaled_font(mcr, others[slot] ?? font)
+            }
             if l.isLine {
                 var glyph = cairo_glyph_t()
                 for g in l.glyphs {
+                    use(g.font)
                     cairo_save(mcr)
                     cairo_translate(mcr, g.x, g.y)
                     cairo_rotate(mcr, g.angle)
@@ -329,8 +341,17 @@ final class LabelLayer: Sendable {
                 }
                 cairo_fill(mcr)
             } else {
-                var glyphs = l.glyphs.map { cairo_glyph_t(index: UInt($0.index), x: $0.x, y: $0.y) }
-                cairo_show_glyphs(mcr, &glyphs, Int32(glyphs.count))
+                // One call per stretch of glyphs from one font.
+                var start = 0
+                while start < l.glyphs.count {
+                    let slot = l.glyphs[start].font
+                    var end = start
+                    while end < l.glyphs.count && l.glyphs[end].font == slot { end += 1 }
+                    use(slot)
+                    var glyphs = l.glyphs[start..<end].map { cairo_glyph_t(index: UInt($0.index), x: $0.x, y: $0.y) }
+                    cairo_show_glyphs(mcr, &glyphs, Int32(glyphs.count))
+                    start = end
+                }
             }
             cairo_destroy(mcr)
             cairo_surface_flush(mask)

@@ -18,6 +18,8 @@ struct LabelBox: Sendable, Equatable {
 struct PlacedLabel: Sendable {
     struct Glyph: Sendable, Equatable {
         var index: UInt
+        /// Which font of the style's fallback list it is from (`LabelFonts`).
+        var font: Int
         /// The glyph's origin (on its baseline) from the anchor.
         var x: Double
         var y: Double
@@ -250,7 +252,7 @@ struct LabelPlacer {
         y += st.offset.y * st.size
         // The text origin is the first baseline's left end: the box starts at (minX, minY).
         let ox = x - s.minX, oy = y - s.minY
-        let glyphs = s.glyphs.map { PlacedLabel.Glyph(index: $0.index, x: $0.x + ox, y: $0.y + oy, angle: 0) }
+        let glyphs = s.glyphs.map { PlacedLabel.Glyph(index: $0.index, font: $0.font, x: $0.x + ox, y: $0.y + oy, angle: 0) }
         let box = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
         return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: st, anchor: c.anchor, glyphs: glyphs,
                            box: box, collision: [box.inset(-st.padding)], angle: 0, isLine: false)
@@ -260,7 +262,16 @@ struct LabelPlacer {
         let anchor = camera.screenPoint(ofWorld: c.anchor)
         // The path on screen (through the camera, so a turned map turns it too) in px from the
         // anchor, and the anchor's distance along it.
-        var pts = c.path.map { w -> (x: Double, y: Double) in
+        // Only the stretch the text can reach (half its width each way, and a little more) is
+        // turned to screen points: a joined street can be hundreds of points long.
+        let reach = (c.shaped.width / 2 + c.style.size) / worldScale
+        func worldLength(_ i: Int) -> Double { hypot(c.path[i + 1].x - c.path[i].x, c.path[i + 1].y - c.path[i].y) }
+        var first = c.anchorSegment, last = c.anchorSegment + 1
+        var back = worldLength(c.anchorSegment) * c.anchorFraction, ahead = worldLength(c.anchorSegment) * (1 - c.anchorFraction)
+        while first > 0 && back < reach { first -= 1; back += worldLength(first) }
+        while last < c.path.count - 1 && ahead < reach { ahead += worldLength(last); last += 1 }
+        let segment = c.anchorSegment - first
+        var pts = c.path[first...last].map { w -> (x: Double, y: Double) in
             let p = camera.screenPoint(ofWorld: w)
             return (p.x - anchor.x, p.y - anchor.y)
         }
@@ -269,7 +280,7 @@ struct LabelPlacer {
         var total = 0.0, along = 0.0
         for i in 0..<(pts.count - 1) {
             let d = hypot(pts[i + 1].x - pts[i].x, pts[i + 1].y - pts[i].y)
-            if i < c.anchorSegment { along += d } else if i == c.anchorSegment { along += d * c.anchorFraction }
+            if i < segment { along += d } else if i == segment { along += d * c.anchorFraction }
             lengths.append(d)
             total += d
         }
@@ -309,7 +320,7 @@ struct LabelPlacer {
             let dx = cos(angle), dy = sin(angle)
             // The glyph's origin: back half its advance along the line, down by `drop` across it.
             let gx = p.x - dx * g.advance / 2 - dy * drop, gy = p.y - dy * g.advance / 2 + dx * drop
-            glyphs.append(PlacedLabel.Glyph(index: g.index, x: gx, y: gy, angle: angle))
+            glyphs.append(PlacedLabel.Glyph(index: g.index, font: g.font, x: gx, y: gy, angle: angle))
             let cx = p.x, cy = p.y
             let ink = LabelBox(minX: cx - r, minY: cy - r, maxX: cx + r, maxY: cy + r)
             box = box.map { $0.union(ink) } ?? ink

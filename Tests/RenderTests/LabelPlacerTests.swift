@@ -161,6 +161,23 @@ final class LabelPlacerTests: XCTestCase {
         XCTAssertEqual(r.labels(for: camera).map { $0.text }, ["Straight Road"])
     }
 
+    func testAStreetCutIntoPiecesShorterThanItsNameIsNamedAlongThePiecesJoined() throws {
+        // Three ways of one street, each 75 px, end to start: the 190-px name fits only on all three.
+        let pieces = [(300.0, 1500.0), (1500.0, 2700.0), (2700.0, 3900.0)]
+        let joined = pieces.map { Self.line([($0.0, 1000), ($0.1, 1000)], "Joined Street Avenue") }
+        // The same three a few units apart: three streets, each too short for the name.
+        let apart = pieces.map { Self.line([($0.0 + 40, 3000), ($0.1 - 40, 3000)], "Parted Street Avenue") }
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): Self.labelTile(joined + apart)]))
+        try frame(r, camera)
+        let labels = r.labels(for: camera)
+        let named = try XCTUnwrap(labels.first { $0.text == "Joined Street Avenue" })
+        XCTAssertEqual(labels.filter { $0.text == "Joined Street Avenue" }.count, 1)
+        // Its glyphs run over the pieces' joints (tile x 1500 and 2700 are view x 221.75 and 296.75).
+        XCTAssertLessThan(named.box.x, 221.75)
+        XCTAssertGreaterThan(named.box.x + named.box.width, 296.75)
+        XCTAssertFalse(labels.contains { $0.text == "Parted Street Avenue" })
+    }
+
     func testALongRoadIsNamedEverySpacing() throws {
         let long = Self.line([(0, 2048), (4095, 2048)], "Long Road")
         let source = FixtureSource(every: Self.labelTile([long]))
@@ -265,6 +282,50 @@ final class LabelPlacerTests: XCTestCase {
         let lines = Set(long.glyphs.map(\.y)).count
         XCTAssertGreaterThanOrEqual(lines, 3)
         XCTAssertLessThanOrEqual(long.width, 6 * 16 + 40, "wrapped near the max width (a long word may stick out)")
+    }
+
+    func testEveryScriptAnInstalledFontHasIsDrawnAndTheWidthsStillAddUp() throws {
+        // DejaVu Sans has Latin, Cyrillic and Greek; the Chinese comes from the next font
+        // fontconfig lists that has it (scripts/install-deps.sh installs WenQuanYi Micro Hei).
+        var style = TextStyle()
+        style.size = 20
+        let latin = "Helsinki Москва Αθήνα ", chinese = "東京"
+        let text = latin + chinese
+        let mixed = try XCTUnwrap(LabelFonts.shared.shape(text, style: style, wrap: false))
+        let a = try XCTUnwrap(LabelFonts.shared.shape(latin, style: style, wrap: false))
+        let b = try XCTUnwrap(LabelFonts.shared.shape(chinese, style: style, wrap: false))
+        XCTAssertEqual(mixed.glyphs.count, text.unicodeScalars.count)
+        // Shaping the whole is shaping its parts one after the other (the first ends in its space).
+        XCTAssertEqual(mixed.width, a.width + b.width, accuracy: 0.5)
+        for (g, h) in zip(mixed.glyphs, mixed.glyphs.dropFirst()) { XCTAssertEqual(h.x, g.x + g.advance, accuracy: 0.01) }
+
+        // Drawn: every glyph's column of the label's image has ink, and the two Chinese
+        // characters are two different shapes (two missing-glyph boxes would be the same).
+        let candidate = LabelCandidate(layerID: "t", text: text, style: style, shaped: mixed, placement: .point, spacing: 250,
+                                       anchor: WorldPoint(x: 136, y: 136),
+                                       priority: LabelPriority(layerIndex: 0, sortKey: 0, featureIndex: 0, x: 0, y: 0), identity: 1)
+        let placed = try XCTUnwrap(LabelPlacer(camera: camera).layout(candidate))
+        let image = try XCTUnwrap(LabelLayer.render(placed, scale: 1))
+        let surface = image.surface
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let data = try XCTUnwrap(cairo_image_surface_get_data(surface))
+        func column(_ g: PlacedLabel.Glyph, advance: Double) -> [UInt8] {
+            var out: [UInt8] = []
+            let x0 = Int((g.x - image.dx).rounded()), x1 = Int((g.x + advance - image.dx).rounded())
+            for y in 0..<height {
+                for x in max(x0, 0)..<max(x1, x0) { out.append(data[y * stride + 4 * x + 3]) }
+            }
+            return out
+        }
+        var inks: [[UInt8]] = []
+        for ((g, s), c) in zip(zip(placed.glyphs, mixed.glyphs), text.unicodeScalars) where !c.properties.isWhitespace {
+            let ink = column(g, advance: s.advance)
+            XCTAssertTrue(ink.contains { $0 > 128 }, "glyph at \(g.x) has ink")
+            inks.append(ink)
+        }
+        let last = Array(inks.suffix(2))
+        XCTAssertTrue(last.first != last.last, "東 and 京 are drawn as themselves, not as two missing-glyph boxes")
     }
 
     // MARK: shipped data
