@@ -78,8 +78,13 @@ public final class MeridianPage {
     /// Buffer pixels per logical pixel, so a settled zoom can be made crisp for the renderer.
     public var renderScale = 1.0
     private var dirty = true
-    /// What changed since the last frame: nil while everything must be redrawn.
+    /// What changed since the last frame: nil while everything must be redrawn. After a page
+    /// scroll, what changed besides the scroll (window px after it).
     private var dirtyRect: Rect?
+    /// The page scrolled since the last frame (`drawnScrollY` says from where).
+    private var scrolled = false
+    /// The scroll position the last frame showed; nil before the first frame.
+    private var drawnScrollY: Double?
 
     /// The gesture graph (PageGestureGraph.swift); the recognizers by what they do.
     public let graph: PageGestureGraph
@@ -183,9 +188,18 @@ public final class MeridianPage {
     public var maxScrollY: Double { max(0, contentHeight - layout.windowHeight) }
 
     func setScroll(_ y: Double) {
-        guard y != page.boundsOrigin.y else { return }
+        let old = page.boundsOrigin.y
+        guard y != old else { return }
         page.boundsOrigin.y = y
-        invalidate()
+        // A scroll alone moves what is drawn: the window can copy it (`pendingScroll`). What
+        // was already damaged this frame moved with the page.
+        if !dirty {
+            dirty = true
+            dirtyRect = .zero
+        } else if let r = dirtyRect, !r.isEmpty {
+            dirtyRect = r.offsetBy(dy: old - y)
+        }
+        scrolled = true
     }
 
     /// The map view's frame in window coordinates (after scrolling).
@@ -259,14 +273,21 @@ public final class MeridianPage {
         if wasClean {
             dirtyRect = m
         } else if let r = dirtyRect {
-            let x0 = min(r.minX, m.minX), y0 = min(r.minY, m.minY)
-            dirtyRect = Rect(x: x0, y: y0, width: max(r.maxX, m.maxX) - x0, height: max(r.maxY, m.maxY) - y0)
+            dirtyRect = r.isEmpty ? m : r.union(m)
         }
     }
 
-    /// The window region the next frame changes, in logical px; nil means all of it. Read it
-    /// before drawing: drawing the frame clears it.
-    public var pendingDamage: Rect? { dirty ? dirtyRect : Rect.zero }
+    /// The window region the next frame changes, in logical px; nil means all of it (a scroll
+    /// changes all of it). Read it before drawing: drawing the frame clears it.
+    public var pendingDamage: Rect? { dirty ? (scrolled ? nil : dirtyRect) : Rect.zero }
+
+    /// When the next frame differs from the last one by a page scroll (from the scroll position
+    /// `from` to `to`) and, besides that, only in `rect` (window px after the scroll, may be
+    /// empty). nil when there was no scroll or more changed.
+    public var pendingScroll: (from: Double, to: Double, rect: Rect)? {
+        guard dirty, scrolled, let from = drawnScrollY, let r = dirtyRect else { return nil }
+        return (from, scrollY, r)
+    }
 
     /// True while the page or the map is moving by itself (a glide, a bounce, an animated zoom).
     public var isAnimating: Bool { scrollMotion != nil || cameraAnimation != nil || mapFling != nil }
@@ -284,6 +305,8 @@ public final class MeridianPage {
     public func frameDrawn() {
         dirty = false
         dirtyRect = nil
+        scrolled = false
+        drawnScrollY = scrollY
     }
 
     /// The next time something happens without input: a gesture timer, the hint or callout going away.

@@ -72,11 +72,18 @@ public final class PageRenderer {
         text(cr, documentName ?? "\(title), offline", x: PageLayout.margin + 150, y: 46, size: 16)
     }
 
+    /// Where the notice band is drawn (fixed to the window, over the page), nil when none.
+    public func noticeBand(_ layout: PageLayout) -> Rect? {
+        guard notice != nil else { return nil }
+        let height = 40.0
+        return Rect(x: 0, y: layout.windowHeight - height, width: layout.windowWidth, height: height)
+    }
+
     /// A dark band along the bottom of the window, over the page, so it shows wherever it scrolled.
     private func drawNotice(_ notice: String, _ cr: OpaquePointer, _ layout: PageLayout) {
-        let height = 40.0
+        guard let band = noticeBand(layout) else { return }
         cairo_set_source_rgba(cr, 0.13, 0.13, 0.13, 0.92)
-        cairo_rectangle(cr, 0, layout.windowHeight - height, layout.windowWidth, height)
+        cairo_rectangle(cr, band.minX, band.minY, band.size.width, band.size.height)
         cairo_fill(cr)
         cairo_set_source_rgb(cr, 1, 1, 1)
         text(cr, notice, x: PageLayout.margin, y: layout.windowHeight - 14, size: 15)
