@@ -38,7 +38,8 @@ enum StateDump {
     }
 
     /// `map.labels` (contracts.md §3.1): the labels drawn now, in window px. Beside the contract's
-    /// fields, `collision` (what each keeps others out of) and, for text along a line, `glyphs`.
+    /// fields, `collision` (what each keeps others out of), for text along a line `glyphs`, and
+    /// `icon` (image, box, collision) for a label with a sprite icon.
     static func labels(_ core: AppCore, _ s: PageSnapshot) -> [JSON] {
         guard let map = core.renderer.map else { return [] }
         let ox = s.mapFrame.minX, oy = s.mapFrame.minY
@@ -48,12 +49,18 @@ enum StateDump {
         // Headless runs draw no frames before the dump: they report what a settled frame shows.
         let labels = core.renderer.synchronousTiles ? map.settledLabels(for: core.page.camera) : map.labels(for: core.page.camera)
         return labels.map { l in
-            .object([("text", .string(l.text)), ("layer", .string(l.layer)),
+            var members: [(String, JSON)] = [("text", .string(l.text)), ("layer", .string(l.layer)),
                      ("anchor", .object([("x", .number(l.anchor.x + ox)), ("y", .number(l.anchor.y + oy))])),
                      ("angle", .number(l.angle)), ("box", box(l.box)), ("collision", .array(l.collisionBoxes.map(box))),
                      ("glyphs", .array(l.glyphs.map { g in
                          .object([("x", .number(g.x + ox)), ("y", .number(g.y + oy)), ("angle", .number(g.angle))])
-                     }))])
+                     }))]
+            // Additive: the sprite icon drawn with the label; `alone` when its text is not drawn.
+            if let icon = l.icon {
+                members.append(("icon", .object([("image", .string(icon.image)), ("box", box(icon.box)),
+                                                 ("collision", box(icon.collisionBox)), ("alone", .bool(icon.alone))])))
+            }
+            return .object(members)
         }
     }
 

@@ -11,11 +11,9 @@ extension MeridianPage {
     static let wheelZoomPerDetent = 0.5
 
     /// Tab moves through these: the map (so arrows pan it), its buttons, the pins, the list rows.
-    public var focusOrder: [String] {
-        ["map", zoomIn.name, zoomOut.name] + pinViews.map(\.name) + rowViews.map(\.name)
+    public var focusOrder: [TargetID] {
+        [.map, .zoomIn, .zoomOut] + viewport.pinPlaces.map { .pin($0) } + list.places.map { .row($0.id) }
     }
-
-    public var focusedTarget: String? { focusIndex.map { focusOrder[$0] } }
 
     /// The pointer's position in map coordinates, when it is over the visible map.
     private var pointerOnMap: Point? {
@@ -32,13 +30,12 @@ extension MeridianPage {
                 // value120 fractions add up; without detents, 15 units of `value` make one.
                 let steps = axis.detents ?? axis.value / 15
                 var c = camera
-                stopMapMotion()
+                viewport.stopMotion()
                 c.zoom(by: -steps * MeridianPage.wheelZoomPerDetent, around: ScreenPoint(x: p.x, y: p.y))
-                setCamera(c)
-                settleZoom(around: p)
+                viewport.setCamera(c)
+                viewport.settleZoom(around: p)
             } else {
-                scrollMotion = nil
-                setScroll(min(max(scrollY + axis.value * MeridianPage.wheelScrollFactor, 0), maxScrollY))
+                scroller.jump(by: axis.value * MeridianPage.wheelScrollFactor)
             }
         }
     }
@@ -48,10 +45,10 @@ extension MeridianPage {
     /// gesture system's; the right one is ours.
     func handleRightDrag(_ f: PointerFrame) {
         guard allowsRotation else { return }
-        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
+        let centre = viewport.centre
         for (button, pressed) in f.buttons where button == .right {
             if pressed, mouseRotation == nil, let p = pointerOnMap {
-                stopMapMotion()
+                viewport.stopMotion()
                 mouseRotation = (camera.bearing, p.x)
             } else if !pressed, mouseRotation != nil {
                 mouseRotation = nil
@@ -63,7 +60,7 @@ extension MeridianPage {
             let x = p.x - mapFrameInWindow.minX
             var c = camera
             c.setBearing(r.bearing - (x - r.x) * MeridianPage.mouseRotationPerPixel, around: centre)
-            setCamera(c)
+            viewport.setCamera(c)
         }
     }
 
@@ -71,7 +68,7 @@ extension MeridianPage {
         switch g {
         case .pinchBegin:
             guard let p = pointerOnMap else { return }
-            stopMapMotion()
+            viewport.stopMotion()
             touchpadPinch = (camera.worldPoint(at: ScreenPoint(x: p.x, y: p.y)), camera.zoom, p, camera.bearing, 0)
         case .pinchUpdate(let dx, let dy, let scale, let rotation):
             guard var pinch = touchpadPinch, scale > 0, scale.isFinite else { return }
@@ -84,15 +81,15 @@ extension MeridianPage {
             c.setBearing(pinch.bearing - pinch.twist, around: ScreenPoint(x: pinch.at.x, y: pinch.at.y))
             let s = c.screenPoint(ofWorld: pinch.anchor)
             c.pan(by: ScreenPoint(x: pinch.at.x - s.x, y: pinch.at.y - s.y))
-            setCamera(c)
+            viewport.setCamera(c)
         case .pinchEnd:
-            if let pinch = touchpadPinch { settleZoom(around: pinch.at) }
+            if let pinch = touchpadPinch { viewport.settleZoom(around: pinch.at) }
             touchpadPinch = nil
             invalidateMap()
         case .holdBegin:
             // Fingers resting on the touchpad stop a glide, as on a touchscreen.
-            scrollMotion = nil
-            stopMapMotion()
+            scroller.stop()
+            viewport.stopMotion()
         case .swipeBegin, .swipeUpdate, .swipeEnd, .holdEnd:
             break
         }
@@ -101,24 +98,23 @@ extension MeridianPage {
     func handleKey(_ k: KeyEvent) {
         modifiers = k.modifiers
         guard k.state != .released else { return }
-        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
+        let centre = viewport.centre
         let arrows: Set<String> = ["Left", "Right", "Up", "Down"]
         if allowsRotation, k.modifiers.contains(.shift), k.keysym == "Left" || k.keysym == "Right" {
             // MapLibre's keys: Shift+Left lowers the bearing, Shift+Right raises it. A turn
             // still running continues from its target, so quick presses add up.
-            let base = cameraAnimation?.targetBearing ?? camera.bearing
-            animateBearing(to: base + (k.keysym == "Left" ? -1 : 1) * MeridianPage.keyRotationStep)
+            viewport.animateBearing(to: viewport.bearingTarget + (k.keysym == "Left" ? -1 : 1) * MeridianPage.keyRotationStep, at: now)
             return
         }
-        if focusedTarget == "map", arrows.contains(k.keysym) {
+        if focus.current == .map, arrows.contains(k.keysym) {
             panMapWithArrow(k.keysym)
             return
         }
         switch k.keysym {
         case "plus", "equal", "KP_Add":
-            animateZoom(to: zoomTarget(levels: 1), around: centre)
+            viewport.animateZoom(to: viewport.zoomTarget(levels: 1), around: centre, at: now)
         case "minus", "KP_Subtract":
-            animateZoom(to: zoomTarget(levels: -1), around: centre)
+            viewport.animateZoom(to: viewport.zoomTarget(levels: -1), around: centre, at: now)
         case "Up", "Down":
             scrollBy(k.keysym == "Up" ? -48 : 48)
         case "Page_Up", "KP_Page_Up":
@@ -136,7 +132,7 @@ extension MeridianPage {
         case "Return", "KP_Enter":
             activateFocused()
         case "Escape":
-            focusIndex = nil
+            focus.set(nil)
             callout = nil
             invalidate()
         default:
@@ -154,32 +150,26 @@ extension MeridianPage {
         case "Up": d = ScreenPoint(x: 0, y: step)
         default: d = ScreenPoint(x: 0, y: -step)
         }
-        stopMapMotion()
+        viewport.stopMotion()
         var c = camera
         c.pan(by: d)
-        setCamera(c)
+        viewport.setCamera(c)
     }
 
     private func scrollBy(_ dy: Double) {
-        scrollMotion = .spring(from: scrollY, to: min(max(scrollY + dy, 0), maxScrollY), startTime: now, duration: 200)
+        scroller.animate(by: dy, at: now)
         invalidate()
     }
 
     private func moveFocus(backwards: Bool) {
-        focusVisible = true
-        let n = focusOrder.count
-        if let i = focusIndex {
-            focusIndex = (i + (backwards ? n - 1 : 1)) % n
-        } else {
-            focusIndex = backwards ? n - 1 : 0
-        }
+        focus.move(in: focusOrder, backwards: backwards)
         revealFocused()
         invalidate()
     }
 
     /// Scrolls the page so the focused target is in view.
     private func revealFocused() {
-        guard let id = focusedTarget, let frame = targetFrameInPage(id) else { return }
+        guard let id = focus.current, let frame = targetFrameInPage(id) else { return }
         if frame.minY < scrollY + PageLayout.headerHeight {
             scrollBy(frame.minY - PageLayout.headerHeight - scrollY)
         } else if frame.maxY > scrollY + layout.windowHeight {
@@ -188,25 +178,20 @@ extension MeridianPage {
     }
 
     private func activateFocused() {
-        guard let id = focusedTarget else { return }
-        if id == zoomIn.name {
-            activateZoomButton(id, delta: 1)
-        } else if id == zoomOut.name {
-            activateZoomButton(id, delta: -1)
-        } else if id.hasPrefix("pin-") {
-            selectPin(id)
-        } else if id.hasPrefix("place-"), let place = places.first(where: { "place-\($0.id)" == id }) {
-            activatePlace(place)
-        }
+        guard let id = focus.current else { return }
+        activate(id)
     }
 
     /// A target's frame in page coordinates.
-    func targetFrameInPage(_ id: String) -> Rect? {
+    func targetFrameInPage(_ id: TargetID) -> Rect? {
         let m = layout.mapFrame
-        if id == "map" { return m }
-        for v in [zoomIn, zoomOut] + pinViews where v.name == id {
+        if id == .map { return m }
+        let onMap: GestureView?
+        if case .pin(let place) = id { onMap = viewport.pin(of: place) } else { onMap = viewport.button(id) }
+        if let v = onMap {
             return Rect(x: m.minX + v.frame.minX, y: m.minY + v.frame.minY, width: v.frame.size.width, height: v.frame.size.height)
         }
-        return rowViews.first { $0.name == id }?.frame
+        if case .row(let place) = id { return list.row(of: place)?.frame }
+        return nil
     }
 }

@@ -8,31 +8,25 @@ import Input
 /// It owns the gesture tree and the state the gestures change (scroll offset, camera, pins,
 /// the log). It never draws from an input handler: changes only mark it dirty, and
 /// `PageRenderer` draws it when the runner asks for a frame.
+/// Meridian's page: a scrolling page with a header, some text, an embedded map with pins and
+/// zoom buttons, a list of places and more content below — and every gesture that moves them.
+///
+/// It composes one part per concern, each with a narrow interface: `PageScroller` (the page's
+/// offset and its glide), `MapViewport` (the map's view, buttons, camera, pins and their
+/// motion), `PlacesList` (the places, their rows, the selection) and `PageFocus` (keyboard
+/// focus). It owns the gesture tree, binds the recognizers' actions to the parts
+/// (PageGestures.swift, DesktopInput.swift), keeps the log and turns the parts' changes into
+/// damage. It never draws from an input handler: `PageRenderer` draws it when the runner asks.
+/// Targets are named by `TargetID`, whose `name` is the state dump's and the log's spelling.
 public final class MeridianPage {
     public private(set) var layout: PageLayout
-    /// The open document's places (`showPlaces` keeps pins and rows in step with it).
-    public internal(set) var places: [Place]
     let window: GestureView
-    let page: GestureView
-    let map: GestureView
-    let zoomIn: GestureView
-    let zoomOut: GestureView
-    /// Shown while the map is rotated; a tap turns north up.
-    let compass: GestureView
-    private(set) var pinViews: [GestureView] = []
-    private(set) var rowViews: [GestureView] = []
+    let scroller: PageScroller
+    let viewport: MapViewport
+    let list: PlacesList
+    var focus = PageFocus()
     public let gestures: GestureSystem
 
-    /// The map camera; its size is the map view's.
-    public internal(set) var camera: MapCamera
-    /// Where each pin stands, by pin id (`pin-<place id>`).
-    public internal(set) var pinCoordinates: [String: Coordinate] = [:] {
-        didSet { updatePinWorldPoints() }
-    }
-    /// `pinCoordinates` in world coordinates, one per pin view: pins follow every camera frame,
-    /// and projecting them afresh each frame was the page's largest per-frame cost.
-    private var pinWorldPoints: [WorldPoint?] = []
-    public internal(set) var selectedPin: String?
     public internal(set) var log: [LogEntry] = []
     /// The single tap the user made last on the map, shown as a callout until `calloutUntil`.
     public internal(set) var callout: (coordinate: Coordinate, until: Double)?
@@ -41,19 +35,11 @@ public final class MeridianPage {
     public let showHitAreas: Bool
     /// False with `--no-rotate`: nothing turns the map and the bearing stays 0.
     public let allowsRotation: Bool
-    /// Keyboard focus: an index into `focusOrder`, or nil.
-    public internal(set) var focusIndex: Int?
-    /// The focus ring shows only once the keyboard is in use (a tap sets the focus quietly).
-    public internal(set) var focusVisible = false
     /// Taps the map's observer saw: proof that watching never takes a touch away.
     public internal(set) var observedMapTaps = 0
 
-    // Motion.
-    var scrollMotion: ScrollMotion?
-    var cameraAnimation: CameraAnimation?
-    var mapFling: (momentum: Momentum, start: MapCamera)?
-    /// The velocity a map gesture ended with, until the frame is over (`startPendingMapFling`).
-    var pendingMapFling: Point?
+    // What fingers, the mouse and the touchpad are doing to the map (PageGestures.swift,
+    // DesktopInput.swift).
     /// While fingers move the map: the world point that must stay under their centroid.
     var mapAnchor: WorldPoint?
     /// While fingers move the map: which fingers (count and serial sum) the anchor was set for,
@@ -69,14 +55,11 @@ public final class MeridianPage {
     var quickZoomStartY = 0.0
     /// A right-button drag turning the map: the bearing and pointer x when it started.
     var mouseRotation: (bearing: Double, x: Double)?
-    var scrollAtGestureStart = 0.0
     var modifiers: Modifiers = []
     var pointerPosition: Point?
     var touchpadPinch: (anchor: WorldPoint, zoom: Double, at: Point, bearing: Double, twist: Double)?
 
     public private(set) var now = 0.0
-    /// Buffer pixels per logical pixel, so a settled zoom can be made crisp for the renderer.
-    public var renderScale = 1.0
     private var dirty = true
     /// What changed since the last frame: nil while everything must be redrawn. After a page
     /// scroll, what changed besides the scroll (window px after it).
@@ -85,6 +68,26 @@ public final class MeridianPage {
     private var scrolled = false
     /// The scroll position the last frame showed; nil before the first frame.
     private var drawnScrollY: Double?
+
+    // The parts, as the renderer, the state dump and the app read them.
+    /// The open document's places (`showPlaces` keeps pins and rows in step with it).
+    public var places: [Place] { list.places }
+    /// The map camera; its size is the map view's.
+    public var camera: MapCamera { viewport.camera }
+    /// The selected place's pin id (`pin-<place id>`), as the state dump names it.
+    public var selectedPin: String? { list.selected.map { TargetID.pin($0).name } }
+    /// The selected place's id.
+    public var selectedPlace: String? { list.selected }
+    /// The focused target, and whether the focus ring shows.
+    public var focusedTarget: TargetID? { focus.current }
+    public var focusVisible: Bool { focus.visible }
+    /// Buffer pixels per logical pixel, so a settled zoom can be made crisp for the renderer.
+    public var renderScale: Double {
+        get { viewport.renderScale }
+        set { viewport.renderScale = newValue }
+    }
+    var page: GestureView { scroller.view }
+    var map: GestureView { viewport.view }
 
     /// The gesture graph (PageGestureGraph.swift); the recognizers by what they do.
     public let graph: PageGestureGraph
@@ -135,69 +138,39 @@ public final class MeridianPage {
 
     public init(_ configuration: Configuration, places: [Place] = []) {
         layout = PageLayout(windowWidth: configuration.width, windowHeight: configuration.height)
-        self.places = places
         showHitAreas = configuration.showHitAreas
         allowsRotation = configuration.allowsRotation
         window = GestureView(name: "window", frame: Rect(x: 0, y: 0, width: layout.windowWidth, height: layout.windowHeight))
-        page = GestureView(name: "page", frame: window.frame)
-        map = GestureView(name: "map", frame: layout.mapFrame)
-        map.clipsToBounds = true
-        zoomIn = GestureView(name: "zoomIn", frame: layout.zoomInFrame)
-        zoomOut = GestureView(name: "zoomOut", frame: layout.zoomOutFrame)
-        compass = GestureView(name: "compass", frame: layout.compassFrame)
-        compass.isHidden = true
-        camera = MapCamera(center: configuration.center ?? HelsinkiPlaces.startCenter,
-                           zoom: configuration.zoom ?? HelsinkiPlaces.startZoom,
-                           size: ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height),
-                           minZoom: 1, maxZoom: 19)
+        scroller = PageScroller(view: GestureView(name: "page", frame: window.frame), windowHeight: layout.windowHeight,
+                                contentHeight: layout.contentHeight(rows: places.count))
+        viewport = MapViewport(layout: layout, places: places, center: configuration.center ?? HelsinkiPlaces.startCenter,
+                               zoom: configuration.zoom ?? HelsinkiPlaces.startZoom)
+        list = PlacesList(places: places, layout: layout)
         gestures = GestureSystem(root: window)
-        window.addChild(page)
-        page.addChild(map)
-        var pins: [GestureView] = []
-        for place in places {
-            let pin = GestureView(name: "pin-\(place.id)", frame: .zero)
-            pin.hitInsets = EdgeInsets.enlarging(Size(width: PageLayout.pinSize, height: PageLayout.pinSize),
-                                                 toAtLeast: PageLayout.minimumTarget)
-            map.addChild(pin)
-            pins.append(pin)
-        }
-        // Buttons above the pins: added last, hit first.
-        for button in [zoomIn, zoomOut, compass] {
-            button.hitInsets = EdgeInsets.enlarging(button.frame.size, toAtLeast: PageLayout.minimumTarget)
-            map.addChild(button)
-        }
-        var rows: [GestureView] = []
-        for (i, place) in places.enumerated() {
-            let row = GestureView(name: "place-\(place.id)", frame: layout.rowFrame(i))
-            page.addChild(row)
-            rows.append(row)
-        }
-        graph = PageGestureGraph(page: page, map: map, pins: pins, targets: [zoomIn, zoomOut, compass] + rows)
-        pinViews = pins
-        rowViews = rows
-        for place in places { pinCoordinates["pin-\(place.id)"] = place.coordinate }
-        updatePinWorldPoints()   // observers do not run inside the initializer
-        layoutPins()
+        window.addChild(scroller.view)
+        scroller.view.addChild(viewport.view)
+        for row in list.rows { scroller.view.addChild(row) }
+        graph = PageGestureGraph(page: scroller.view, map: viewport.view, pins: viewport.pins,
+                                 targets: viewport.buttons + list.rows)
+        scroller.onScroll = { [unowned self] old in pageScrolled(from: old) }
+        viewport.onChange = { [unowned self] in invalidateMap() }
         wireGestures()
     }
 
     // MARK: Geometry
 
-    public var scrollY: Double { page.boundsOrigin.y }
-    public var contentHeight: Double { layout.contentHeight(rows: places.count) }
-    public var maxScrollY: Double { max(0, contentHeight - layout.windowHeight) }
+    public var scrollY: Double { scroller.y }
+    public var contentHeight: Double { scroller.contentHeight }
+    public var maxScrollY: Double { scroller.maxY }
 
-    func setScroll(_ y: Double) {
-        let old = page.boundsOrigin.y
-        guard y != old else { return }
-        page.boundsOrigin.y = y
-        // A scroll alone moves what is drawn: the window can copy it (`pendingScroll`). What
-        // was already damaged this frame moved with the page.
+    /// The page scrolled from `old`: a scroll alone moves what is drawn, so the window can copy
+    /// it (`pendingScroll`). What was already damaged this frame moved with the page.
+    private func pageScrolled(from old: Double) {
         if !dirty {
             dirty = true
             dirtyRect = .zero
         } else if let r = dirtyRect, !r.isEmpty {
-            dirtyRect = r.offsetBy(dy: old - y)
+            dirtyRect = r.offsetBy(dy: old - scrollY)
         }
         scrolled = true
     }
@@ -208,52 +181,15 @@ public final class MeridianPage {
         return Rect(x: f.minX, y: f.minY - scrollY, width: f.size.width, height: f.size.height)
     }
 
-    /// Pin views follow the camera: centred on their coordinate.
-    func layoutPins() {
-        let center = camera.center, views = pinViews, worlds = pinWorldPoints
-        for i in 0..<min(views.count, worlds.count) {
-            guard var w = worlds[i] else { continue }
-            let pin = views[i]
-            // The copy of the pin nearest the centre, across the antimeridian.
-            let dx = w.x - center.x
-            w.x = center.x + dx - WebMercator.tileSize * (dx / WebMercator.tileSize).rounded()
-            let p = camera.screenPoint(ofWorld: w)
-            pin.frame = Rect(x: p.x - PageLayout.pinSize / 2, y: p.y - PageLayout.pinSize / 2,
-                             width: PageLayout.pinSize, height: PageLayout.pinSize)
-            // A pin scrolled out of the map is neither drawn nor hit (the map clips its children).
-            let size = camera.size
-            pin.isHidden = pin.frame.maxX < 0 || pin.frame.minX > size.width || pin.frame.maxY < 0 || pin.frame.minY > size.height
-        }
-    }
-
-    private func updatePinWorldPoints() {
-        pinWorldPoints = pinViews.map { v in pinCoordinates[v.name].map(WebMercator.world) }
-    }
-
-    func setCamera(_ c: MapCamera) {
-        guard c != camera else { return }
-        camera = c
-        compass.isHidden = c.bearing == 0
-        layoutPins()
-        invalidateMap()
-    }
-
     public func resize(width: Double, height: Double) {
-        let anchorCenter = camera.centerCoordinate
         layout = PageLayout(windowWidth: width, windowHeight: height)
         window.frame = Rect(x: 0, y: 0, width: layout.windowWidth, height: layout.windowHeight)
-        page.frame = window.frame
-        map.frame = layout.mapFrame
-        zoomIn.frame = layout.zoomInFrame
-        zoomOut.frame = layout.zoomOutFrame
-        compass.frame = layout.compassFrame
-        for (i, row) in rowViews.enumerated() { row.frame = layout.rowFrame(i) }
-        var c = camera
-        c.size = ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height)
-        c.center = WebMercator.world(anchorCenter)
-        camera = c
-        setScroll(min(max(scrollY, 0), maxScrollY))
-        layoutPins()
+        scroller.view.frame = window.frame
+        scroller.windowHeight = layout.windowHeight
+        scroller.contentHeight = layout.contentHeight(rows: list.places.count)
+        viewport.apply(layout)
+        list.apply(layout)
+        scroller.clamp()
         invalidate()
     }
 
@@ -290,7 +226,7 @@ public final class MeridianPage {
     }
 
     /// True while the page or the map is moving by itself (a glide, a bounce, an animated zoom).
-    public var isAnimating: Bool { scrollMotion != nil || cameraAnimation != nil || mapFling != nil }
+    public var isAnimating: Bool { scroller.motion != nil || viewport.isAnimating }
 
     /// True while a finger or the mouse is moving the map, or the map moves by itself: the renderer
     /// may then show whole-pixel tile offsets instead of exact positions.
@@ -333,8 +269,8 @@ public final class MeridianPage {
         now = max(now, frame.time)
         switch frame {
         case .touch(let f):
-            if focusVisible {
-                focusVisible = false
+            if focus.visible {
+                focus.visible = false
                 invalidate()
             }
             for change in f.changes {

@@ -10,19 +10,18 @@ extension MeridianPage {
     @discardableResult
     public func showPlaces(_ new: [Place]) -> Bool {
         guard new.map(\.id) == places.map(\.id) else { return false }
-        guard new != places || new.contains(where: { pinCoordinates["pin-\($0.id)"] != $0.coordinate }) else { return true }
-        places = new
-        for p in new { pinCoordinates["pin-\(p.id)"] = p.coordinate }
-        layoutPins()
+        guard new != places || new.contains(where: { viewport.pinCoordinates[$0.id] != $0.coordinate }) else { return true }
+        _ = list.replace(with: new)
+        viewport.setPins(new)
         invalidate()
         return true
     }
 
     /// The pin id a place's pin has (`pin-<place id>`), and back.
-    public static func pinID(ofPlace id: String) -> String { "pin-\(id)" }
+    public static func pinID(ofPlace id: String) -> String { TargetID.pin(id).name }
 
     public static func placeID(ofPin pin: String) -> String? {
-        pin.hasPrefix("pin-") ? String(pin.dropFirst(4)) : nil
+        if case .pin(let id)? = TargetID(name: pin) { id } else { nil }
     }
 }
 
@@ -30,8 +29,8 @@ extension MeridianPage {
     /// Puts the page back where the user left it: the scroll (clamped to the page) and the
     /// selected place, if it still exists. The camera comes through `Configuration`.
     public func restoreView(scrollY: Double, selectedPlace: String?) {
-        setScroll(min(max(scrollY, 0), maxScrollY))
-        if let id = selectedPlace, places.contains(where: { $0.id == id }) { selectedPin = MeridianPage.pinID(ofPlace: id) }
+        scroller.clamp()
+        if let id = selectedPlace, list.place(id) != nil { list.selected = id }
         invalidate()
     }
 }

@@ -26,8 +26,8 @@ extension MeridianPage {
         mapDoubleTap.action = { [unowned self] tap in
             guard tap.state == .recognized else { return }
             let p = tap.location(in: map)
-            let target = zoomTarget(levels: 1)
-            animateZoom(to: target, around: ScreenPoint(x: p.x, y: p.y))
+            let target = viewport.zoomTarget(levels: 1)
+            viewport.animateZoom(to: target, around: ScreenPoint(x: p.x, y: p.y), at: now)
             record("doubleTapZoom", [("zoom", .number(target))])
         }
         mapQuickZoom.action = { [unowned self] press in quickZoom(press) }
@@ -38,34 +38,21 @@ extension MeridianPage {
         mapTwoFingerTap.action = { [unowned self] tap in
             guard tap.state == .recognized else { return }
             let p = tap.location(in: map)
-            let target = zoomTarget(levels: -1)
-            animateZoom(to: target, around: ScreenPoint(x: p.x, y: p.y))
+            let target = viewport.zoomTarget(levels: -1)
+            viewport.animateZoom(to: target, around: ScreenPoint(x: p.x, y: p.y), at: now)
             record("twoFingerTapZoom", [("zoom", .number(target))])
         }
         mapObserver.action = { [unowned self] tap in
             if tap.state == .recognized { observedMapTaps += 1 }
         }
 
-        for (pin, (drag, tap)) in zip(pinViews, zip(graph.pinDrags, graph.pinTaps)) { wirePin(pin, drag: drag, tap: tap) }
-        let targets = [zoomIn, zoomOut, compass] + rowViews
+        for (place, (drag, tap)) in zip(viewport.pinPlaces, zip(graph.pinDrags, graph.pinTaps)) {
+            wirePin(place, drag: drag, tap: tap)
+        }
+        let targets: [TargetID] = [.zoomIn, .zoomOut, .compass] + list.places.map { .row($0.id) }
         for (target, tap) in zip(targets, graph.targetTaps) {
-            if target === zoomIn || target === zoomOut {
-                let delta = target === zoomIn ? 1.0 : -1.0
-                tap.action = { [unowned self, unowned target] tap in
-                    guard tap.state == .recognized else { return }
-                    activateZoomButton(target.name, delta: delta)
-                }
-            } else if target === compass {
-                tap.action = { [unowned self] tap in
-                    guard tap.state == .recognized else { return }
-                    activateCompass()
-                }
-            } else if let i = rowViews.firstIndex(where: { $0 === target }) {
-                let place = places[i]
-                tap.action = { [unowned self] tap in
-                    guard tap.state == .recognized else { return }
-                    activatePlace(place)
-                }
+            tap.action = { [unowned self] tap in
+                if tap.state == .recognized { activate(target) }
             }
         }
     }
@@ -75,56 +62,43 @@ extension MeridianPage {
     /// An animated zoom is not caught: taps on it add to its target.
     func catchMotion(touchID: Int32, at p: Point) {
         var caught = false
-        if case .glide = scrollMotion {
-            scrollMotion = nil
+        if scroller.isGliding {
+            scroller.stop()
             caught = true
         }
-        if mapFling != nil, mapFrameInWindow.contains(p) {
-            mapFling = nil
-            caught = true
-        }
+        if mapFrameInWindow.contains(p), viewport.catchFling() { caught = true }
         if caught {
             caughtTouchIDs.insert(touchID)
             invalidate()
         }
     }
 
-    /// The zoom `levels` whole levels on from where the map is going: a running zoom animation's
-    /// target, so quick repeated taps and keys add up instead of rounding from half-way.
-    func zoomTarget(levels: Double) -> Double {
-        let from = cameraAnimation?.targetZoom ?? camera.zoom
-        let z = levels > 0 ? (from + levels).rounded(.down) : (from + levels).rounded(.up)
-        return min(max(z, camera.minZoom), camera.maxZoom)
-    }
-
-    private func wirePin(_ pin: GestureView, drag: PanGestureRecognizer, tap: TapGestureRecognizer) {
+    private func wirePin(_ place: String, drag: PanGestureRecognizer, tap: TapGestureRecognizer) {
         var grabOffset = Point.zero
-        drag.action = { [unowned self, unowned pin] pan in
+        drag.action = { [unowned self] pan in
             switch pan.state {
             case .began:
-                stopMapMotion()
+                viewport.stopMotion()
                 // Keep the finger where it grabbed the pin, slop included.
-                let centre = camera.screenPoint(of: pinCoordinates[pin.name] ?? camera.centerCoordinate)
+                let centre = camera.screenPoint(of: viewport.pinCoordinates[place] ?? camera.centerCoordinate)
                 let start = pan.location(in: map) - pan.translation(in: map)
                 grabOffset = Point(x: centre.x, y: centre.y) - start
                 fallthrough
             case .changed:
                 let p = pan.location(in: map) + grabOffset
-                pinCoordinates[pin.name] = camera.coordinate(at: ScreenPoint(x: p.x, y: p.y))
-                layoutPins()
+                viewport.setPin(place, at: camera.coordinate(at: ScreenPoint(x: p.x, y: p.y)))
                 invalidateMap()
             case .ended:
-                if let c = pinCoordinates[pin.name] {
-                    record("pinDragEnded", [("id", .text(pin.name)), ("lat", .number(c.latitude)), ("lon", .number(c.longitude))])
+                if let c = viewport.pinCoordinates[place] {
+                    record("pinDragEnded", [("id", .text(TargetID.pin(place).name)), ("lat", .number(c.latitude)), ("lon", .number(c.longitude))])
                 }
                 invalidateMap()
             default:
                 break
             }
         }
-        tap.action = { [unowned self, unowned pin] tap in
-            guard tap.state == .recognized else { return }
-            selectPin(pin.name)
+        tap.action = { [unowned self] tap in
+            if tap.state == .recognized { activate(.pin(place)) }
         }
     }
 
@@ -133,13 +107,11 @@ extension MeridianPage {
     private func pageScrolled(_ pan: PanGestureRecognizer) {
         switch pan.state {
         case .began:
-            scrollMotion = nil
-            scrollAtGestureStart = scrollY
+            scroller.beginDrag()
             if let v = pan.startView, v === map || map.isAncestor(of: v) { showCooperativeHint() }
             fallthrough
         case .changed:
-            let wanted = scrollAtGestureStart - pan.translation(in: page).y
-            setScroll(rubberBand(wanted))
+            scroller.drag(translation: pan.translation(in: page).y)
         case .ended:
             let v = pan.velocity(in: page)
             releaseScroll(velocity: -v.y)
@@ -161,27 +133,10 @@ extension MeridianPage {
         invalidateMap()
     }
 
-    /// Past either end the page follows the finger at half speed, up to a quarter of the window.
-    private func rubberBand(_ y: Double) -> Double {
-        let limit = layout.windowHeight / 4
-        if y < 0 { return -min(limit, -y / 2) }
-        if y > maxScrollY { return maxScrollY + min(limit, (y - maxScrollY) / 2) }
-        return y
-    }
-
     /// The finger let go: glide on, or spring back from an overscroll.
     func releaseScroll(velocity: Double) {
-        if scrollY < 0 || scrollY > maxScrollY {
-            springBack()
-        } else if let m = Momentum(velocity: Point(x: 0, y: velocity), at: now) {
-            scrollMotion = .glide(m, from: scrollY)
-        }
+        scroller.release(velocity: velocity, at: now)
         invalidate()
-    }
-
-    private func springBack() {
-        let target = min(max(scrollY, 0), maxScrollY)
-        scrollMotion = .spring(from: scrollY, to: target, startTime: now, duration: 300)
     }
 
     /// Fingers on the map: zoom follows the pinch, and the world point that was under the
@@ -192,9 +147,9 @@ extension MeridianPage {
     private func mapMovedByFingers() {
         guard graph.isMapGroupActive else {
             if mapFingers != nil {
-                settleZoom(around: mapPinch.location(in: map))
+                viewport.settleZoom(around: mapPinch.location(in: map))
                 // Flings once the frame is over, unless a finger stays on the map (it holds it).
-                if mapPan.state == .ended { pendingMapFling = mapPan.velocity(in: map) }
+                if mapPan.state == .ended { viewport.pendingFling = mapPan.velocity(in: map) }
             }
             mapFingers = nil
             mapAnchor = nil
@@ -214,7 +169,7 @@ extension MeridianPage {
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: centroid.x, y: centroid.y))
             mapFingers = (count, serials, camera.zoom, mapPinch.scale, camera.bearing, mapRotate.rotation)
         } else if mapFingers == nil {
-            stopMapMotion()
+            viewport.stopMotion()
             // From where these fingers were when they all were down, slop included.
             let sameFingers = mapPan.state.isActive && mapPan.numberOfTouches == count
             let start = sameFingers ? centroid - mapPan.translation(in: map) : centroid
@@ -236,13 +191,7 @@ extension MeridianPage {
             let s = c.screenPoint(ofWorld: anchor)
             c.pan(by: ScreenPoint(x: centroid.x - s.x, y: centroid.y - s.y))
         }
-        setCamera(c)
-    }
-
-    /// The compass: north up again, turning about the map's centre.
-    func activateCompass() {
-        record("targetTap", [("id", .text(compass.name))])
-        animateBearing(to: 0)
+        viewport.setCamera(c)
     }
 
     private func rememberFingerPositions(of r: GestureRecognizer) {
@@ -266,13 +215,13 @@ extension MeridianPage {
         let place = c.worldPoint(at: ScreenPoint(x: from.x, y: from.y))
         let s = c.screenPoint(ofWorld: place)
         c.pan(by: ScreenPoint(x: to.x - s.x, y: to.y - s.y))
-        setCamera(c)
+        viewport.setCamera(c)
     }
 
     private func mapDragged(_ drag: PanGestureRecognizer) {
         switch drag.state {
         case .began:
-            stopMapMotion()
+            viewport.stopMotion()
             let p = drag.location(in: map) - drag.translation(in: map)
             mapAnchor = camera.worldPoint(at: ScreenPoint(x: p.x, y: p.y))
             fallthrough
@@ -282,10 +231,10 @@ extension MeridianPage {
             var c = camera
             let s = c.screenPoint(ofWorld: anchor)
             c.pan(by: ScreenPoint(x: p.x - s.x, y: p.y - s.y))
-            setCamera(c)
+            viewport.setCamera(c)
         case .ended:
             mapAnchor = nil
-            startFling(velocity: drag.velocity(in: map))
+            viewport.startFling(velocity: drag.velocity(in: map), at: now)
         default:
             mapAnchor = nil
         }
@@ -294,7 +243,7 @@ extension MeridianPage {
     private func quickZoom(_ press: LongPressGestureRecognizer) {
         switch press.state {
         case .began:
-            stopMapMotion()
+            viewport.stopMotion()
             zoomAtGestureStart = camera.zoom
             // Measured from where it began (it may wait for the double tap to fail while the
             // finger moves a little), so it never jumps.
@@ -306,23 +255,12 @@ extension MeridianPage {
             let dy = press.location(in: map).y - quickZoomStartY
             var c = camera
             c.setZoom(zoomAtGestureStart + dy / MeridianPage.quickZoomPixelsPerLevel, around: ScreenPoint(x: anchor.x, y: anchor.y))
-            setCamera(c)
+            viewport.setCamera(c)
         case .ended, .cancelled:
-            settleZoom(around: press.pressLocation(in: map))
+            viewport.settleZoom(around: press.pressLocation(in: map))
         default:
             break
         }
-    }
-
-    /// After a free zoom (pinch, double-tap-and-drag, wheel) the zoom moves by under 0.005 of a
-    /// level to one where tiles span whole device pixels: pan frames are then plain copies
-    /// (docs/MAP-ENGINE.md, Render). `p` (map coordinates) stays where it is.
-    func settleZoom(around p: Point) {
-        let crisp = MapRenderer.crispZoom(camera.zoom, scale: renderScale)
-        guard crisp != camera.zoom, crisp.isFinite else { return }
-        var c = camera
-        c.setZoom(crisp, around: ScreenPoint(x: p.x, y: p.y))
-        setCamera(c)
     }
 
     private func mapTapped(at p: Point) {
@@ -330,99 +268,50 @@ extension MeridianPage {
         let w = map.convert(toWindow: p)
         record("mapTap", [("x", .number(w.x)), ("y", .number(w.y)), ("lat", .number(c.latitude)), ("lon", .number(c.longitude))])
         callout = (c, now + MeridianPage.calloutDuration)
-        let hadSelectionOrFocus = selectedPin != nil || focusIndex != focusOrder.firstIndex(of: "map")
-        selectedPin = nil
-        focusIndex = focusOrder.firstIndex(of: "map")
+        let hadSelectionOrFocus = list.selected != nil || focus.current != .map
+        list.selected = nil
+        focus.set(.map)
         if hadSelectionOrFocus { invalidate() } else { invalidateMap() }
     }
 
-    func selectPin(_ id: String) {
-        selectedPin = id
-        record("pinTap", [("id", .text(id))])
-        invalidate()
-    }
-
-    func activateZoomButton(_ id: String, delta: Double) {
-        record("targetTap", [("id", .text(id))])
-        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
-        animateZoom(to: zoomTarget(levels: delta), around: centre)
-    }
-
-    func activatePlace(_ place: Place) {
-        record("targetTap", [("id", .text("place-\(place.id)"))])
-        selectedPin = "pin-\(place.id)"
-        let target = pinCoordinates["pin-\(place.id)"] ?? place.coordinate
-        stopMapMotion()
-        cameraAnimation = CameraAnimation(start: camera, startTime: now, duration: 300, targetZoom: max(camera.zoom, 15),
-                                          focus: ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2),
-                                          targetCenter: WebMercator.world(target))
-        invalidate()
+    /// What a tap on a target (or Return on the focused one) does.
+    func activate(_ target: TargetID) {
+        switch target {
+        case .zoomIn, .zoomOut:
+            record("targetTap", [("id", .text(target.name))])
+            viewport.animateZoom(to: viewport.zoomTarget(levels: target == .zoomIn ? 1 : -1), around: viewport.centre, at: now)
+        case .compass:
+            // North up again, turning about the map's centre.
+            record("targetTap", [("id", .text(target.name))])
+            viewport.animateBearing(to: 0, at: now)
+        case .pin(let place):
+            list.selected = place
+            record("pinTap", [("id", .text(target.name))])
+            invalidate()
+        case .row(let id):
+            guard let place = list.place(id) else { return }
+            record("targetTap", [("id", .text(target.name))])
+            list.selected = id
+            viewport.fly(to: viewport.pinCoordinates[id] ?? place.coordinate, at: now)
+            invalidate()
+        case .map, .addPlace, .delete, .undo:
+            break
+        }
     }
 
     // MARK: Motion
 
-    func animateZoom(to zoom: Double, around p: ScreenPoint) {
-        stopMapMotion()
-        let z = min(max(zoom, camera.minZoom), camera.maxZoom)
-        cameraAnimation = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
-                                          targetZoom: z, focus: p, targetCenter: nil)
-        invalidateMap()
-    }
-
-    /// Turns the map to `bearing` about the view's centre, the short way round, animated.
-    func animateBearing(to bearing: Double) {
-        let centre = ScreenPoint(x: camera.size.width / 2, y: camera.size.height / 2)
-        stopMapMotion()
-        var a = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.northUpAnimationDuration,
-                                targetZoom: camera.zoom, focus: centre, targetCenter: nil)
-        a.targetBearing = bearing
-        cameraAnimation = a
-        invalidateMap()
-    }
-
     /// After a touch frame: the fling a map gesture ended with starts if no finger of the map's
     /// group is left on the map (a finger kept for a re-grip holds the map still).
     func startPendingMapFling() {
-        guard let v = pendingMapFling else { return }
-        pendingMapFling = nil
-        if !graph.mapGroup.contains(where: { $0.numberOfTouches > 0 }) { startFling(velocity: v) }
-    }
-
-    private func startFling(velocity: Point) {
-        guard let m = Momentum(velocity: velocity, at: now) else { return }
-        mapFling = (m, camera)
-    }
-
-    func stopMapMotion() {
-        cameraAnimation = nil
-        mapFling = nil
+        guard let v = viewport.pendingFling else { return }
+        viewport.pendingFling = nil
+        if !graph.mapGroup.contains(where: { $0.numberOfTouches > 0 }) { viewport.startFling(velocity: v, at: now) }
     }
 
     /// Moves every animation to `now`; finished ones end exactly at their target.
     func stepAnimations() {
-        if let motion = scrollMotion {
-            let (y, finished) = motion.position(at: now)
-            if case .glide = motion, y < 0 || y > maxScrollY {
-                // The glide hit an end: a short bounce instead of a hard stop.
-                let edge = y < 0 ? 0.0 : maxScrollY
-                let overshoot = min(48, abs(y - edge))
-                setScroll(edge + (y < 0 ? -overshoot : overshoot))
-                springBack()
-            } else {
-                setScroll(y)
-                if finished { scrollMotion = nil }
-            }
-        }
-        if let a = cameraAnimation {
-            setCamera(a.camera(at: now))
-            if a.isFinished(at: now) { cameraAnimation = nil }
-        }
-        if let f = mapFling {
-            var c = f.start
-            let o = f.momentum.offset(at: now)
-            c.pan(by: ScreenPoint(x: o.x, y: o.y))
-            setCamera(c)
-            if f.momentum.isFinished(at: now) { mapFling = nil }
-        }
+        scroller.step(to: now)
+        viewport.step(to: now)
     }
 }

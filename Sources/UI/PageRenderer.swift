@@ -105,7 +105,7 @@ public final class PageRenderer {
         text(cr, "Places", x: PageLayout.margin, y: layout.listTop + 32, size: 22, bold: true)
         for (i, place) in page.places.enumerated() {
             let f = layout.rowFrame(i)
-            if page.selectedPin == "pin-\(place.id)" {
+            if page.selectedPlace == place.id {
                 cairo_set_source_rgba(cr, 0.10, 0.45, 0.85, 0.10)
                 cairo_rectangle(cr, f.minX, f.minY, f.size.width, f.size.height)
                 cairo_fill(cr)
@@ -166,9 +166,9 @@ public final class PageRenderer {
     }
 
     private func drawPins(_ page: MeridianPage, _ cr: OpaquePointer) {
-        for pin in page.pinViews where !pin.isHidden {
+        for (place, pin) in zip(page.viewport.pinPlaces, page.viewport.pins) where !pin.isHidden {
             let c = pin.frame.center
-            let selected = page.selectedPin == pin.name
+            let selected = page.selectedPlace == place
             let r = PageLayout.pinSize / 2 + (selected ? 3 : 0)
             cairo_set_source_rgba(cr, 0, 0, 0, 0.25)
             cairo_arc(cr, c.x + 1, c.y + 2, r, 0, 2 * Double.pi)
@@ -183,7 +183,7 @@ public final class PageRenderer {
     }
 
     private func drawButtons(_ page: MeridianPage, _ cr: OpaquePointer) {
-        for (view, sign) in [(page.zoomIn, "+"), (page.zoomOut, "-")] {
+        for (view, sign) in [(page.viewport.zoomIn, "+"), (page.viewport.zoomOut, "-")] {
             let f = view.frame
             cairo_set_source_rgba(cr, 0, 0, 0, 0.2)
             roundedRect(cr, Rect(x: f.minX, y: f.minY + 1, width: f.size.width, height: f.size.height), radius: 6)
@@ -206,8 +206,9 @@ public final class PageRenderer {
 
     /// A needle whose red half points north, on a white button, while the map is rotated.
     private func drawCompass(_ page: MeridianPage, _ cr: OpaquePointer) {
-        guard !page.compass.isHidden else { return }
-        let f = page.compass.frame, c = f.center
+        let compass = page.viewport.compass
+        guard !compass.isHidden else { return }
+        let f = compass.frame, c = f.center
         cairo_set_source_rgba(cr, 0, 0, 0, 0.2)
         roundedRect(cr, Rect(x: f.minX, y: f.minY + 1, width: f.size.width, height: f.size.height), radius: 6)
         cairo_fill(cr)
@@ -276,7 +277,7 @@ public final class PageRenderer {
 
     private func drawHitAreas(_ page: MeridianPage, _ cr: OpaquePointer) {
         let snapshot = page.snapshot
-        let visiblePins = snapshot.pins.filter { pin in page.pinViews.contains { $0.name == pin.id && !$0.isHidden } }
+        let visiblePins = zip(snapshot.pins, page.viewport.pins).filter { !$1.isHidden }.map(\.0)
         for t in visiblePins + snapshot.targets {
             let h = t.hitFrame
             cairo_set_source_rgba(cr, Palette.hitArea.r, Palette.hitArea.g, Palette.hitArea.b, 0.18)

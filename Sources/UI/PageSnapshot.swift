@@ -35,20 +35,21 @@ extension MeridianPage {
     }
 
     public var snapshot: PageSnapshot {
-        let pins = pinViews.map { v in
-            PageSnapshot.Target(id: v.name, frame: windowRect(map, v.frame), hitFrame: windowRect(map, v.frame.inset(by: v.hitInsets)),
-                                coordinate: pinCoordinates[v.name])
+        let pins = zip(viewport.pinPlaces, viewport.pins).map { place, v in
+            PageSnapshot.Target(id: TargetID.pin(place).name, frame: windowRect(map, v.frame),
+                                hitFrame: windowRect(map, v.frame.inset(by: v.hitInsets)), coordinate: viewport.pinCoordinates[place])
         }
         var targets: [PageSnapshot.Target] = []
-        for v in [zoomIn, zoomOut, compass] where !v.isHidden {
-            targets.append(.init(id: v.name, frame: windowRect(map, v.frame), hitFrame: windowRect(map, v.frame.inset(by: v.hitInsets))))
+        for (id, v) in [(TargetID.zoomIn, viewport.zoomIn), (.zoomOut, viewport.zoomOut), (.compass, viewport.compass)] where !v.isHidden {
+            targets.append(.init(id: id.name, frame: windowRect(map, v.frame), hitFrame: windowRect(map, v.frame.inset(by: v.hitInsets))))
         }
-        for v in rowViews {
-            targets.append(.init(id: v.name, frame: windowRect(page, v.frame), hitFrame: windowRect(page, v.frame.inset(by: v.hitInsets))))
+        for (place, v) in zip(list.places, list.rows) {
+            targets.append(.init(id: TargetID.row(place.id).name, frame: windowRect(page, v.frame),
+                                 hitFrame: windowRect(page, v.frame.inset(by: v.hitInsets))))
         }
         var snapshot = PageSnapshot(scrollY: scrollY, contentHeight: contentHeight, mapFrame: mapFrameInWindow,
                             center: camera.centerCoordinate, zoom: camera.zoom, span: camera.span, pins: pins,
-                            targets: targets, log: log, selectedPin: selectedPin, focused: focusedTarget,
+                            targets: targets, log: log, selectedPin: selectedPin, focused: focus.current?.name,
                             observedMapTaps: observedMapTaps, hintVisible: hintUntil != nil)
         snapshot.bearing = camera.bearing
         return snapshot
