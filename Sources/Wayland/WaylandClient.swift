@@ -331,11 +331,16 @@ public final class WaylandClient {
         let drawStart = monotonicMilliseconds()
         latencyProbe?.drawing(at: drawStart)
         let active = window.isActivated
+        let previousTitleBar = window.committedTitleBar
         let committed = try window.present { buffer, geometry, titleBarPixels in
-            if titleBar {
+            // The title bar is drawn into a buffer only when that buffer shows another one.
+            let bar = titleBar && titleBarPixels > 0 ? TitleBar.State(pixels: titleBarPixels, windowWidth: windowWidth, active: active) : nil
+            if let bar, buffer.titleBar != bar {
                 TitleBar.draw(into: buffer.pixels, width: buffer.width, height: titleBarPixels, stride: buffer.stride,
                               scale: geometry.scale, windowWidth: windowWidth, active: active)
             }
+            buffer.titleBar = bar
+            window.committedTitleBar = bar
             let content = buffer.pixels + titleBarPixels * buffer.stride
             let contentHeight = buffer.height - titleBarPixels
             // Buffer age: move a scroll's rows, then redraw what changed since this buffer last
@@ -350,7 +355,7 @@ public final class WaylandClient {
             guard titleBarPixels > 0 else { return damage.rects }
             // The app speaks in content pixels; the buffer has the title bar above them.
             return damage.rects.map { $0.offset(dy: titleBarPixels) }
-                + [PixelRect(x: 0, y: 0, width: buffer.width, height: titleBarPixels)]
+                + (bar == previousTitleBar ? [] : [PixelRect(x: 0, y: 0, width: buffer.width, height: titleBarPixels)])
         }
         guard committed else { return }
         let now = monotonicMilliseconds()
