@@ -163,10 +163,7 @@ public final class PageRenderer {
         let f = page.mapFrameInWindow
         guard f.maxY > 0, f.minY < page.layout.windowHeight else { return }
         cairo_save(cr)
-        // A rectangular clip: cairo then clips by region. A rounded one would be rasterized into
-        // a mask as large as the map every frame and every tile composited through it; the
-        // rounded corners are cut afterwards instead (`drawMapCorners`).
-        cairo_rectangle(cr, f.minX, f.minY, f.size.width, f.size.height)
+        roundedRect(cr, f, radius: Self.mapCornerRadius)
         cairo_clip(cr)
         if let map {
             let origin = ScreenPoint(x: f.minX, y: f.minY)
@@ -186,24 +183,6 @@ public final class PageRenderer {
         drawButtons(page, cr)
         drawCompass(page, cr)
         if page.hintUntil != nil { drawHint(page, cr) }
-        cairo_restore(cr)
-        drawMapCorners(f, cr)
-    }
-
-    /// The page shows again outside the map's rounded corners: in each corner's square, what
-    /// lies outside the rounded frame is painted with the page's colour.
-    private func drawMapCorners(_ f: Rect, _ cr: OpaquePointer) {
-        let k = min(Self.mapCornerRadius, f.size.width / 2, f.size.height / 2)
-        cairo_save(cr)
-        for (x, y) in [(f.minX, f.minY), (f.maxX - k, f.minY), (f.minX, f.maxY - k), (f.maxX - k, f.maxY - k)] {
-            cairo_rectangle(cr, x, y, k, k)
-        }
-        cairo_clip(cr)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-        cairo_rectangle(cr, f.minX, f.minY, f.size.width, f.size.height)
-        roundedRect(cr, f, radius: Self.mapCornerRadius)
-        set(cr, Palette.page)
-        cairo_fill(cr)
         cairo_restore(cr)
     }
 
