@@ -21,6 +21,14 @@ enum StateDump {
                         ("notices", .array(d.notices.map { .string($0) }))])
     }
 
+    /// The name field with the keyboard, beyond contracts.md: which place, its text, the caret
+    /// (characters) and an input method's pre-edit; null when no field has focus.
+    static func editing(_ page: MeridianPage) -> JSON {
+        guard let f = page.editing.field else { return .null }
+        return .object([("place", .string(f.placeID)), ("text", .string(f.state.text)), ("cursor", .int(f.state.cursor)),
+                        ("preedit", .string(f.state.preedit))])
+    }
+
     /// The page's log and the document's, in time order; at equal times the page's entry (the
     /// gesture) comes before the document's (what it did to the file).
     static func mergedLog(_ page: [LogEntry], _ document: [LogEntry]) -> [LogEntry] {
@@ -113,6 +121,7 @@ enum StateDump {
             ("focus", s.focused.map { .string($0) } ?? .null),
             ("log", .array(log)),
             ("document", core.session.map(document) ?? .null),
+            ("editing", editing(core.page)),
             ("touches", .array(o.touches.sorted { $0.key < $1.key }.map { id, p in
                 .object([("id", .int(Int(id))), ("x", .number(p.x)), ("y", .number(p.y))])
             })),

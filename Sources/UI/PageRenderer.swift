@@ -62,6 +62,7 @@ public final class PageRenderer {
         drawFocus(page, cr)
         if page.showHitAreas { drawHitAreas(page, cr) }
         if let notice { drawNotice(notice, cr, layout) }
+        drawUndo(page, cr)
         page.frameDrawn()
     }
 
@@ -75,6 +76,13 @@ public final class PageRenderer {
         text(cr, "Meridian", x: PageLayout.margin, y: 46, size: 28, bold: true)
         cairo_set_source_rgba(cr, 1, 1, 1, 0.75)
         text(cr, documentName ?? "\(title), offline", x: PageLayout.margin + 150, y: 46, size: 16)
+    }
+
+    /// What is drawn fixed to the window over the page (the notice band, the undo button), in
+    /// window px: a scroll copy must redraw it where its moved pixels went and where it is.
+    public func fixedRects(_ page: MeridianPage) -> [Rect] {
+        let undo = page.editing.undo
+        return [noticeBand(page.layout), undo.isHidden ? nil : undo.frame].compactMap { $0 }
     }
 
     /// Where the notice band is drawn (fixed to the window, over the page), nil when none.
@@ -134,8 +142,11 @@ public final class PageRenderer {
             set(cr, Palette.pin)
             cairo_arc(cr, PageLayout.margin + 10, f.minY + f.size.height / 2, 7, 0, 2 * Double.pi)
             cairo_fill(cr)
-            set(cr, Palette.text)
-            text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18)
+            if !drawNameField(page, row: i, place: place, cr) {
+                set(cr, Palette.text)
+                text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18)
+            }
+            drawDeleteButton(page, row: i, cr)
             set(cr, Palette.muted)
             text(cr, place.detail, x: PageLayout.margin + 32, y: f.minY + 53, size: 14)
             cairo_set_source_rgba(cr, 0, 0, 0, 0.08)
@@ -180,6 +191,7 @@ public final class PageRenderer {
         cairo_translate(cr, f.minX, f.minY)
         drawPins(page, cr)
         drawCallout(page, cr)
+        drawEditingOnMap(page, cr)
         drawButtons(page, cr)
         drawCompass(page, cr)
         if page.hintUntil != nil { drawHint(page, cr) }
@@ -315,10 +327,10 @@ public final class PageRenderer {
 
     // MARK: Helpers
 
-    private func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
+    func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
 
     /// Draws one line of text, shrunk (down to 60 %) when it would run past the window's right margin.
-    private func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
+    func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
         cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)
         if availableWidth > 0 {
@@ -334,7 +346,7 @@ public final class PageRenderer {
         cairo_new_path(cr)
     }
 
-    private func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
+    func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
         let k = min(radius, r.size.width / 2, r.size.height / 2)
         cairo_new_sub_path(cr)
         cairo_arc(cr, r.maxX - k, r.minY + k, k, -Double.pi / 2, 0)
