@@ -216,12 +216,12 @@ final class LabelLayer: Sendable {
                 s.scale = scale
             }
             let w = camera.size.width * scale, h = camera.size.height * scale
+            let zoomKey = Int(bitPattern: UInt(s.zoom.bitPattern))
+            Self.renderMissing(s.placed, camera: camera, scale: scale, zoomKey: zoomKey, into: &s.images)
             for l in s.placed {
                 let a = camera.screenPoint(ofWorld: l.anchor)
                 guard Self.isShown(l, at: a, in: camera.size) else { continue }
-                var key = l.isLine ? l.identity &+ Int(bitPattern: UInt(s.zoom.bitPattern)) : l.identity
-                // The same label drawn with its icon alone, or its text alone, is another image.
-                if l.icon != nil { key = key &* 31 &+ (l.glyphs.isEmpty ? 1 : 2) }
+                let key = Self.imageKey(l, zoomKey: zoomKey)
                 let image: LabelImage
                 if let hit = s.images[key] {
                     image = hit
@@ -243,6 +243,44 @@ final class LabelLayer: Sendable {
                 cairo_fill(cr)
             }
         }
+    }
+
+    /// The key of a label's image: its identity, and the zoom for text along a line (its
+    /// glyphs follow the road as drawn at that zoom).
+    @inline(__always)
+    private static func imageKey(_ l: PlacedLabel, zoomKey: Int) -> Int {
+        var key = l.isLine ? l.identity &+ zoomKey : l.identity
+        // The same label drawn with its icon alone, or its text alone, is another image.
+        if l.icon != nil { key = key &* 31 &+ (l.glyphs.isEmpty ? 1 : 2) }
+        return key
+    }
+
+    /// Fewer labels to draw than this are drawn on the calling thread as `draw` meets them.
+    static let parallelRenderMinimum = 4
+
+    /// Draws the images of the shown labels that have none yet on all cores: a new view (a
+    /// cold frame, a zoom that settled) needs most of its labels drawn, each a handful of
+    /// pixman passes, and drawn one after another on the frame's thread they were about a
+    /// fifth of a cold continent frame while the tile workers sat idle. The images are the
+    /// same as drawn one by one (`render` depends on nothing but the label and the scale).
+    private static func renderMissing(_ placed: [PlacedLabel], camera: MapCamera, scale: Double, zoomKey: Int,
+                                      into images: inout [Int: LabelImage]) {
+        var missing: [(key: Int, label: PlacedLabel)] = []
+        var keys = Set<Int>()
+        for l in placed {
+            let key = imageKey(l, zoomKey: zoomKey)
+            guard images[key] == nil, isShown(l, at: camera.screenPoint(ofWorld: l.anchor), in: camera.size),
+                  keys.insert(key).inserted else { continue }
+            missing.append((key, l))
+        }
+        guard missing.count >= parallelRenderMinimum else { return }
+        let made = Mutex<[Int: LabelImage]>([:])
+        let todo = missing
+        DispatchQueue.concurrentPerform(iterations: todo.count) { i in
+            if let image = render(todo[i].label, scale: scale) { made.withLock { $0[todo[i].key] = image } }
+        }
+        if images.count + missing.count > imageCapacity { images.removeAll() }
+        images.merge(made.withLock { $0 }) { _, new in new }
     }
 
     /// The label's glyphs with their halo, drawn once at `scale` into an image just big enough.

@@ -68,6 +68,9 @@ public struct TileRasterizer: Sendable {
     public let styled: [StyledSource]
     public let style: Style
     private let blanks = BlankTiles()
+    /// Per styled source, the layer names its style layers read: the only ones decoded (nil
+    /// for all of them, when a layer reads "*").
+    private let drawnLayers: [Set<String>?]
 
     /// The background-only tile of side `size`, shared.
     private func blank(size: Int, color: StyleColor) -> RasterImage? {
@@ -113,6 +116,10 @@ public struct TileRasterizer: Sendable {
         styled = sources
         self.sources = sources.map(\.source)
         self.style = style
+        drawnLayers = sources.map { s in
+            let names = style.sourceLayers(of: s.id)
+            return names.contains("*") ? nil : names
+        }
     }
 
     /// Sources drawn with the shipped styles of their schemas (see `AutomaticStyle`), layered
@@ -206,11 +213,16 @@ public struct TileRasterizer: Sendable {
     /// in Swift took over a third of a cold street-level screen, while cairo clips the few
     /// parts that reach the tile as it fills them.
     func load(_ tile: TileID, from source: any VectorTileSource, index: Int, pixelSize: Double) throws -> PlacedTile? {
+        // Symbols from elsewhere (tests) may read any layer; otherwise only the style's are read.
+        let layers = symbols == nil ? drawnLayers[index] : nil
+        func read(_ id: TileID) throws -> VectorTile? {
+            try layers.map { try source.tile(id, layers: $0) } ?? source.tile(id)
+        }
         let dz = tile.z - source.maxZoom
         // Deeper than 12 levels the ancestor's coordinates would near the ±8 M px that
         // cairo's 24.8 fixed point holds; there only the source's clipped overzoom is safe.
         guard dz > 0 && dz <= Self.maxDrawnOverzoom else {
-            let drawn = try source.tile(tile)
+            let drawn = try read(tile)
             if drawn != nil || dz <= 0 {
                 return drawn.map { PlacedTile(tile: $0, placement: TilePlacement(drawn: tile, from: tile, pixelSize: pixelSize)) }
             }
@@ -218,11 +230,14 @@ public struct TileRasterizer: Sendable {
         }
         let ancestor = TileID(z: source.maxZoom, x: tile.x >> dz, y: tile.y >> dz)
         let indexed: IndexedTile?
-        if let hit = deepest.tile(source: index, ancestor) {
+        // Whole tiles and selected layers are kept apart (a copy of this rasterizer with other
+        // symbols shares the cache).
+        let kept = layers == nil ? index + styled.count : index
+        if let hit = deepest.tile(source: kept, ancestor) {
             indexed = hit
         } else {
-            indexed = try source.tile(ancestor).map(IndexedTile.init)
-            if let indexed { deepest.insert(indexed, source: index, ancestor) }
+            indexed = try read(ancestor).map(IndexedTile.init)
+            if let indexed { deepest.insert(indexed, source: kept, ancestor) }
         }
         guard let indexed else { return nil }
         let placement = TilePlacement(drawn: tile, from: ancestor, pixelSize: pixelSize)

@@ -45,11 +45,15 @@ public struct LayeredTileSource: VectorTileSource {
 
     /// The layers of every source that has tile `id`; nil when none has it. A damaged tile in
     /// any source throws that source's error: a partial tile would be silently wrong.
-    public func tile(_ id: TileID) throws -> VectorTile? {
+    public func tile(_ id: TileID) throws -> VectorTile? { try tile(id, layers: nil) }
+
+    public func tile(_ id: TileID, layers wanted: Set<String>) throws -> VectorTile? { try tile(id, layers: Optional(wanted)) }
+
+    private func tile(_ id: TileID, layers wanted: Set<String>?) throws -> VectorTile? {
         var layers: [VectorLayer] = []
         var found = false
         for entry in entries where entry.visibleZooms.contains(id.z) {
-            guard let tile = try entry.source.tile(id) else { continue }
+            guard let tile = try wanted.map({ try entry.source.tile(id, layers: $0) }) ?? entry.source.tile(id) else { continue }
             found = true
             layers.append(contentsOf: tile.layers)
         }

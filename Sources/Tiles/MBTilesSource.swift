@@ -50,6 +50,13 @@ public final class MBTilesSource: TileFile {
         return try overzoomedTile(id, maxZoom: maxZoom, ancestors: ancestors, decode: decodedTile)
     }
 
+    public func tile(_ id: TileID, layers: Set<String>) throws(TileError) -> VectorTile? {
+        // Past the data, whole ancestors are kept for every caller: no selection there.
+        guard id.isValid, id.z <= maxZoom else { return try tile(id) }
+        guard let stored = try rawTileData(id) else { return nil }
+        return try decodeStoredTile(stored, compression: .gzip, file: path, tile: id, layers: layers)
+    }
+
     /// The stored bytes of tile `id` exactly as in the file (usually gzip), nil if absent.
     public func rawTileData(_ id: TileID) throws(TileError) -> [UInt8]? {
         guard id.isValid else { return nil }
@@ -109,8 +116,10 @@ public final class MBTilesSource: TileFile {
 
 /// Decompresses and decodes one stored tile, decoded where the decompressor wrote it (the
 /// inflated bytes are never copied into an array). `.gzip` also takes zlib and raw protobuf.
-func decodeStoredTile(_ stored: [UInt8], compression: TileCompression, file: String, tile id: TileID) throws(TileError) -> VectorTile {
-    switch Decompression.withDecompressed(stored, compression, MVTDecoder.decodeResult) {
+/// With `layers`, only the layers named there are decoded (`MVTDecoder.decodeResult`).
+func decodeStoredTile(_ stored: [UInt8], compression: TileCompression, file: String, tile id: TileID,
+                      layers: Set<String>? = nil) throws(TileError) -> VectorTile {
+    switch Decompression.withDecompressed(stored, compression, { MVTDecoder.decodeResult($0, layers: layers) }) {
     case .success(.success(let tile)):
         return tile
     case .success(.failure(let error)):

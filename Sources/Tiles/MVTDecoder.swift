@@ -24,21 +24,29 @@ enum MVTDecoder {
         static let coordinateMagnitude: Int64 = 1 << 30
     }
 
-    static func decode(_ data: [UInt8]) throws(ProtobufError) -> VectorTile {
-        try data.withUnsafeBytes(decodeResult).get()
+    /// Decodes `data`; with `layers`, only the layers named there (see `decodeResult`).
+    static func decode(_ data: [UInt8], layers: Set<String>? = nil) throws(ProtobufError) -> VectorTile {
+        try data.withUnsafeBytes { decodeResult($0, layers: layers) }.get()
     }
 
     /// Decodes `raw` (valid only during the call), as a Result because the closures that
     /// hand out raw bytes rethrow only untyped errors.
-    static func decodeResult(_ raw: UnsafeRawBufferPointer) -> Result<VectorTile, ProtobufError> {
+    ///
+    /// With `layers`, a layer named elsewhere is left out of the tile: its features are
+    /// skipped unread once its name is known (the name comes first in every encoder's
+    /// output), and never built otherwise, so nothing in them can fail the tile. The layer's
+    /// own fields (name, version, extent) are still checked. A renderer asks only for the
+    /// layers its style draws: the Natural Earth file's `countries` polygons, two fifths of a
+    /// z4 tile's vertices, are drawn by no shipped style.
+    static func decodeResult(_ raw: UnsafeRawBufferPointer, layers: Set<String>? = nil) -> Result<VectorTile, ProtobufError> {
         do throws(ProtobufError) {
-            return .success(try decodeTile(raw))
+            return .success(try decodeTile(raw, layers: layers))
         } catch {
             return .failure(error)
         }
     }
 
-    private static func decodeTile(_ raw: UnsafeRawBufferPointer) throws(ProtobufError) -> VectorTile {
+    private static func decodeTile(_ raw: UnsafeRawBufferPointer, layers wanted: Set<String>?) throws(ProtobufError) -> VectorTile {
         var reader = ProtobufReader(raw)
         var layers: [VectorLayer] = []
         while !reader.isAtEnd {
@@ -48,7 +56,7 @@ enum MVTDecoder {
                     throw ProtobufError(message: "more than \(Limits.layers) layers", offset: reader.offset)
                 }
                 var layerReader = try reader.nested()
-                layers.append(try decodeLayer(&layerReader))
+                if let layer = try decodeLayer(&layerReader, wanted: wanted) { layers.append(layer) }
             } else {
                 try reader.skip(type)
             }
@@ -89,7 +97,8 @@ enum MVTDecoder {
         }
     }
 
-    private static func decodeLayer(_ reader: inout ProtobufReader) throws(ProtobufError) -> VectorLayer {
+    /// The layer, or nil when `wanted` does not name it.
+    private static func decodeLayer(_ reader: inout ProtobufReader, wanted: Set<String>?) throws(ProtobufError) -> VectorLayer? {
         let start = reader.offset
         var name: String?
         var rawVersion: UInt64?
@@ -103,6 +112,10 @@ enum MVTDecoder {
             switch (field, type) {
             case (1, .lengthDelimited): name = try reader.string()
             case (2, .lengthDelimited):
+                if let wanted, let name, !wanted.contains(name) {
+                    _ = try reader.lengthDelimited()
+                    continue
+                }
                 guard raw.count < Limits.featuresPerLayer else {
                     throw ProtobufError(message: "more than \(Limits.featuresPerLayer) features in a layer", offset: reader.offset)
                 }
@@ -131,6 +144,7 @@ enum MVTDecoder {
         guard extent > 0, extent <= UInt64(Limits.coordinateMagnitude) else {
             throw ProtobufError(message: "layer '\(name)' has extent \(extent)", offset: start)
         }
+        if let wanted, !wanted.contains(name) { return nil }
 
         var features: [VectorFeature] = []
         features.reserveCapacity(raw.count)

@@ -109,6 +109,13 @@ public final class PMTilesSource: TileFile {
         return try overzoomedTile(id, maxZoom: maxZoom, ancestors: ancestors, decode: decodedTile)
     }
 
+    public func tile(_ id: TileID, layers: Set<String>) throws(TileError) -> VectorTile? {
+        // Past the data, whole ancestors are kept for every caller: no selection there.
+        guard id.isValid, id.z <= maxZoom else { return try tile(id) }
+        guard let stored = try rawTileData(id) else { return nil }
+        return try decodeStoredTile(stored, compression: header.tileCompression, file: path, tile: id, layers: layers)
+    }
+
     /// The stored bytes of tile `id` (compressed as `tileCompression` says), nil if absent.
     public func rawTileData(_ id: TileID) throws(TileError) -> [UInt8]? {
         guard id.isValid, id.z >= header.minZoom, id.z <= header.maxZoom else { return nil }

@@ -94,8 +94,13 @@ public protocol VectorTileSource: Sendable {
     /// Past `maxZoom` a source overzooms: it returns the ancestor's features clipped to `id`
     /// and rescaled, so callers never need to know the data's depth.
     func tile(_ id: TileID) throws -> VectorTile?
+    /// Tile `id` with at least the layers named in `layers`: a renderer asks for what its
+    /// style draws, and a file source then decodes only those (the others' features are
+    /// never built). Sources that cannot select hand out the whole tile (the default).
+    func tile(_ id: TileID, layers: Set<String>) throws -> VectorTile?
 }
 
 extension VectorTileSource {
     public var attribution: String? { nil }
+    public func tile(_ id: TileID, layers: Set<String>) throws -> VectorTile? { try tile(id) }
 }

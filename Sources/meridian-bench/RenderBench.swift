@@ -94,9 +94,12 @@ enum RenderBench {
         let maplibre = env["MERIDIAN_RENDER_MAPLIBRE"] != "0" ? MapLibrePeer.python() : nil
         let styleFiles = ["data/styles/world.json", "data/styles/openmaptiles.json"]
 
+        // MERIDIAN_RENDER_SIZES=1920x1200 limits the sizes (a profile of one size).
+        let onlySizes = env["MERIDIAN_RENDER_SIZES"].map { Set($0.split(separator: ",").map(String.init)) }
         for size in sizes {
             let label = "\(size.width)x\(size.height)"
             if rotatedOnly, label != rotatedSize { continue }
+            if let onlySizes, !onlySizes.contains(label) { continue }
             // Mapnik draws this size's views right before Meridian does, so both see the same
             // machine load (other processes on a shared machine shift both by the same amount).
             let viewList = views.map { [$0.name, $0.latitude, $0.longitude, MapRenderer.crispZoom($0.zoom, scale: 1)] as [Any] }

@@ -128,6 +128,21 @@ final class TileRasterizerTests: XCTestCase {
         }
     }
 
+    /// The hairline's own rounding (no C library call) puts segment ends on the pixels
+    /// `rounded()` did, halves and their neighbours included, so lines land where they did.
+    func testHairlineRoundingIsTheLibraryRounding() {
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 181.5, -1, 4097.5]
+        for v in values { values += [v.nextUp, v.nextDown] }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<10_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            values.append(Double(Int64(bitPattern: state) >> 40) / 1024)
+        }
+        for v in values {
+            XCTAssertEqual(HairlineCanvas.roundedHalfAway(v).bitPattern, v.rounded().bitPattern, "\(v)")
+        }
+    }
+
     func testOpenSeaTilesShareOneBackgroundImage() throws {
         let r = TileRasterizer(sources: [FixtureSource(every: VectorTile(layers: [Fixture.layer("land", [])]))])
         let a = try XCTUnwrap(r.render(TileID(z: 5, x: 1, y: 1), scale: 1)).image
