@@ -55,6 +55,21 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// No area (a zero width or height).
+    public var isEmpty: Bool { size.width <= 0 || size.height <= 0 }
+
+    /// The smallest rectangle holding both; an empty one adds nothing.
+    public func union(_ o: Rect) -> Rect {
+        if o.isEmpty { return self }
+        if isEmpty { return o }
+        let x0 = min(minX, o.minX), y0 = min(minY, o.minY)
+        return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
+    }
+
+    public func offsetBy(dx: Double = 0, dy: Double) -> Rect {
+        Rect(x: minX + dx, y: minY + dy, width: size.width, height: size.height)
+    }
+
     public var description: String { "(\(minX), \(minY), \(size.width)×\(size.height))" }
 }
 

@@ -232,15 +232,24 @@ final class AppCore {
     var pendingDamage: Gestures.Rect? {
         // The page's damage, grown to cover the touch markers where they were and are now.
         guard var r = page.pendingDamage else { return nil }
-        for m in overlay.damage {
-            if r.size.width <= 0 || r.size.height <= 0 {
-                r = m
-                continue
-            }
-            let x0 = min(r.minX, m.minX), y0 = min(r.minY, m.minY)
-            r = Gestures.Rect(x: x0, y: y0, width: max(r.maxX, m.maxX) - x0, height: max(r.maxY, m.maxY) - y0)
-        }
+        for m in overlay.damage { r = r.union(m) }
         return r
+    }
+
+    /// When the next draw is a page scroll: the page moved up by `dy` logical px (down when
+    /// negative) from the scroll position `from`, and `rects` (logical px, after the scroll) must
+    /// be redrawn besides the strip the scroll exposes. nil: no scroll, or not one the window
+    /// can copy (`pendingDamage` then says what to redraw).
+    var pendingScroll: (from: Double, dy: Double, rects: [Gestures.Rect])? {
+        guard !page.showHitAreas, let s = page.pendingScroll else { return nil }
+        let dy = s.to - s.from
+        var rects = s.rect.isEmpty ? [] : [s.rect]
+        // What is drawn fixed over the page must not move with the copied rows: redraw where
+        // its pixels went and where it is now.
+        var fixed = overlay.shownMarks.map { $0.offsetBy(dy: -dy) } + (overlay.isVisible ? overlay.marks : [])
+        for r in renderer.fixedRects(page) { fixed += [r, r.offsetBy(dy: -dy)] }
+        rects += fixed
+        return (s.from, dy, rects)
     }
 
     @discardableResult

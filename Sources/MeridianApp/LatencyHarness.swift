@@ -2,6 +2,7 @@ import Geo
 import Glibc
 import Input
 import Render
+import Wayland
 
 /// The app as the live client runs it (shipped data, tiles drawn on the workers), for
 /// `meridian-bench latency`: the same calls the live loop makes between an input frame arriving
@@ -28,7 +29,34 @@ public final class LatencyHarness {
         self.height = height
     }
 
-    deinit { core.renderer.map?.cache.shutDown() }
+    /// The live loop's drawing: three rotating buffers, each redrawn by buffer age.
+    private lazy var live = LiveApp(core: core, recorder: nil)
+    private var history = DamageHistory()
+    private var buffers: [(pixels: UnsafeMutableRawPointer, drawnFrame: UInt64?)] = []
+    private var nextBuffer = 0
+
+    deinit {
+        core.renderer.map?.cache.shutDown()
+        for b in buffers { b.pixels.deallocate() }
+    }
+
+    /// Draws the next frame as the live loop does: into the next of three rotating buffers,
+    /// only what changed since that buffer last showed a frame (a scroll's rows moved first).
+    public func drawLikeTheWindow() {
+        let stride = width * 4
+        if buffers.count < 3 {
+            let p = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
+            buffers.append((p, nil))
+        }
+        let i = nextBuffer % buffers.count
+        nextBuffer += 1
+        let geometry = WindowGeometry(width: width, height: height, scale: 1)
+        let damage = live.damage(width: width, height: height, geometry: geometry)
+        let (frame, redraw) = history.prepare(buffers[i].pixels, width: width, height: height, stride: stride,
+                                              damage: damage, bufferDrawnAt: buffers[i].drawnFrame)
+        live.draw(into: buffers[i].pixels, width: width, height: height, stride: stride, geometry: geometry, clip: redraw)
+        buffers[i].drawnFrame = frame
+    }
 
     public func handle(_ frame: InputFrame) { core.handle(frame) }
     public func advance(to time: Double) { core.advance(to: time) }

@@ -1,3 +1,4 @@
+import Gestures
 import Input
 import Places
 import Wayland
@@ -86,10 +87,24 @@ final class LiveApp: WaylandApp {
 
     var needsFrame: Bool { core.needsFrame }
 
-    func damage(width: Int, height: Int, geometry: WindowGeometry) -> [PixelRect]? {
+    func damage(width: Int, height: Int, geometry: WindowGeometry) -> FrameDamage? {
+        func pixels(_ r: Gestures.Rect) -> PixelRect? {
+            Canvas.pixelRect(r, scale: geometry.scale, width: width, height: height).map { PixelRect(x: $0.x, y: $0.y, width: $0.w, height: $0.h) }
+        }
+        let scale = geometry.scale
+        // A scroll is copied only by whole buffer pixels from a whole-pixel position: then the
+        // copied rows are what drawing them anew would give, to the byte.
+        if let s = core.pendingScroll, let rows = Self.wholePixels(s.dy * scale), Self.wholePixels(s.from * scale) != nil {
+            return FrameDamage(scroll: rows, rects: s.rects.compactMap(pixels))
+        }
         guard let changed = core.pendingDamage else { return nil }
-        guard let r = Canvas.pixelRect(changed, scale: geometry.scale, width: width, height: height) else { return [] }
-        return [PixelRect(x: r.x, y: r.y, width: r.w, height: r.h)]
+        return FrameDamage(rects: pixels(changed).map { [$0] } ?? [])
+    }
+
+    /// `v` as an integer when it is one.
+    static func wholePixels(_ v: Double) -> Int? {
+        guard v.isFinite, abs(v) < 1e9, v.rounded() == v else { return nil }
+        return Int(v)
     }
 
     func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,

@@ -73,7 +73,7 @@ public final class TouchOverlay {
     }
 
     /// The markers as they are now, as rectangles around each (a pixel of antialiasing included).
-    private var marks: [Rect] {
+    var marks: [Rect] {
         guard isVisible else { return [] }
         let t = TouchOverlay.touchMarkerRadius + 1, p = TouchOverlay.pointerMarkerRadius + 1
         return touches.values.map { Rect(x: $0.x - t, y: $0.y - t, width: 2 * t, height: 2 * t) }
@@ -83,6 +83,9 @@ public final class TouchOverlay {
     /// What the next draw changes: around where markers were drawn and where they are now
     /// (empty when nothing moved).
     public var damage: [Rect] { needsFrame ? drawnMarks + marks : [] }
+
+    /// Where the last frame drew markers (logical px).
+    public var shownMarks: [Rect] { isVisible ? drawnMarks : [] }
 
     /// Draws the markers over whatever is already in `cr` (logical px).
     public func draw(_ cr: OpaquePointer) {

@@ -73,8 +73,13 @@ public final class MeridianPage {
 
     public private(set) var now = 0.0
     private var dirty = true
-    /// What changed since the last frame: nil while everything must be redrawn.
+    /// What changed since the last frame: nil while everything must be redrawn. After a page
+    /// scroll, what changed besides the scroll (window px after it).
     private var dirtyRect: Rect?
+    /// The page scrolled since the last frame (`drawnScrollY` says from where).
+    private var scrolled = false
+    /// The scroll position the last frame showed; nil before the first frame.
+    private var drawnScrollY: Double?
 
     // The parts, as the renderer, the state dump and the app read them.
     /// The open document's places (`showPlaces` keeps pins and rows in step with it).
@@ -161,7 +166,7 @@ public final class MeridianPage {
         editing = PlaceEditing(places: places)
         graph = PageGestureGraph(page: scroller.view, map: viewport.view, pins: viewport.pins,
                                  targets: viewport.buttons + list.rows + editing.targets)
-        scroller.onScroll = { [unowned self] in invalidate() }
+        scroller.onScroll = { [unowned self] old in pageScrolled(from: old) }
         // The callout's "Add place here" follows the camera; the row controls, the selection.
         viewport.onChange = { [unowned self] in
             layoutEditing()
@@ -177,6 +182,18 @@ public final class MeridianPage {
     public var scrollY: Double { scroller.y }
     public var contentHeight: Double { scroller.contentHeight }
     public var maxScrollY: Double { scroller.maxY }
+
+    /// The page scrolled from `old`: a scroll alone moves what is drawn, so the window can copy
+    /// it (`pendingScroll`). What was already damaged this frame moved with the page.
+    private func pageScrolled(from old: Double) {
+        if !dirty {
+            dirty = true
+            dirtyRect = .zero
+        } else if let r = dirtyRect, !r.isEmpty {
+            dirtyRect = r.offsetBy(dy: old - scrollY)
+        }
+        scrolled = true
+    }
 
     /// The map view's frame in window coordinates (after scrolling).
     public var mapFrameInWindow: Rect {
@@ -213,14 +230,21 @@ public final class MeridianPage {
         if wasClean {
             dirtyRect = m
         } else if let r = dirtyRect {
-            let x0 = min(r.minX, m.minX), y0 = min(r.minY, m.minY)
-            dirtyRect = Rect(x: x0, y: y0, width: max(r.maxX, m.maxX) - x0, height: max(r.maxY, m.maxY) - y0)
+            dirtyRect = r.isEmpty ? m : r.union(m)
         }
     }
 
-    /// The window region the next frame changes, in logical px; nil means all of it. Read it
-    /// before drawing: drawing the frame clears it.
-    public var pendingDamage: Rect? { dirty ? dirtyRect : Rect.zero }
+    /// The window region the next frame changes, in logical px; nil means all of it (a scroll
+    /// changes all of it). Read it before drawing: drawing the frame clears it.
+    public var pendingDamage: Rect? { dirty ? (scrolled ? nil : dirtyRect) : Rect.zero }
+
+    /// When the next frame differs from the last one by a page scroll (from the scroll position
+    /// `from` to `to`) and, besides that, only in `rect` (window px after the scroll, may be
+    /// empty). nil when there was no scroll or more changed.
+    public var pendingScroll: (from: Double, to: Double, rect: Rect)? {
+        guard dirty, scrolled, let from = drawnScrollY, let r = dirtyRect else { return nil }
+        return (from, scrollY, r)
+    }
 
     /// True while the page or the map is moving by itself (a glide, a bounce, an animated zoom).
     public var isAnimating: Bool { scroller.motion != nil || viewport.isAnimating }
@@ -238,6 +262,8 @@ public final class MeridianPage {
     public func frameDrawn() {
         dirty = false
         dirtyRect = nil
+        scrolled = false
+        drawnScrollY = scrollY
     }
 
     /// The next time something happens without input: a gesture timer, the hint or callout going away.

@@ -48,12 +48,17 @@ public final class PageRenderer {
         cairo_paint(cr)
         cairo_save(cr)
         cairo_translate(cr, 0, -scroll)
-        drawHeader(cr, layout)
-        drawIntro(cr, layout)
-        drawList(cr, page)
-        drawMoreContent(cr, page)
+        // A partial redraw (a map pan, a scroll's strip) clips: what lies wholly outside the
+        // clip is skipped, which draws the same pixels at a fraction of the cost.
+        let band = clipBand(cr)
+        if band.meets(0, PageLayout.headerHeight) { drawHeader(cr, layout) }
+        if band.meets(PageLayout.introTop, PageLayout.introTop + PageLayout.introHeight) { drawIntro(cr, layout) }
+        drawList(cr, page, band)
+        let more = layout.moreContentTop(rows: page.places.count)
+        if band.meets(more, more + 200) { drawMoreContent(cr, page) }
         cairo_restore(cr)
-        drawMap(page, cr)
+        let f = page.mapFrameInWindow
+        if clipBand(cr).meets(f.minY, f.maxY) { drawMap(page, cr) }
         drawFocus(page, cr)
         if page.showHitAreas { drawHitAreas(page, cr) }
         if let notice { drawNotice(notice, cr, layout) }
@@ -73,11 +78,25 @@ public final class PageRenderer {
         text(cr, documentName ?? "\(title), offline", x: PageLayout.margin + 150, y: 46, size: 16)
     }
 
+    /// What is drawn fixed to the window over the page (the notice band, the undo button), in
+    /// window px: a scroll copy must redraw it where its moved pixels went and where it is.
+    public func fixedRects(_ page: MeridianPage) -> [Rect] {
+        let undo = page.editing.undo
+        return [noticeBand(page.layout), undo.isHidden ? nil : undo.frame].compactMap { $0 }
+    }
+
+    /// Where the notice band is drawn (fixed to the window, over the page), nil when none.
+    public func noticeBand(_ layout: PageLayout) -> Rect? {
+        guard notice != nil else { return nil }
+        let height = 40.0
+        return Rect(x: 0, y: layout.windowHeight - height, width: layout.windowWidth, height: height)
+    }
+
     /// A dark band along the bottom of the window, over the page, so it shows wherever it scrolled.
     private func drawNotice(_ notice: String, _ cr: OpaquePointer, _ layout: PageLayout) {
-        let height = 40.0
+        guard let band = noticeBand(layout) else { return }
         cairo_set_source_rgba(cr, 0.13, 0.13, 0.13, 0.92)
-        cairo_rectangle(cr, 0, layout.windowHeight - height, layout.windowWidth, height)
+        cairo_rectangle(cr, band.minX, band.minY, band.size.width, band.size.height)
         cairo_fill(cr)
         cairo_set_source_rgb(cr, 1, 1, 1)
         text(cr, notice, x: PageLayout.margin, y: layout.windowHeight - 14, size: 15)
@@ -93,12 +112,28 @@ public final class PageRenderer {
         }
     }
 
-    private func drawList(_ cr: OpaquePointer, _ page: MeridianPage) {
+    /// The rows (user space) the current clip lets through, a few px wider for text that
+    /// reaches past its line.
+    struct Band {
+        var minY: Double, maxY: Double
+        func meets(_ top: Double, _ bottom: Double) -> Bool { bottom + 8 > minY && top - 8 < maxY }
+    }
+
+    private func clipBand(_ cr: OpaquePointer) -> Band {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        return Band(minY: y0, maxY: y1)
+    }
+
+    private func drawList(_ cr: OpaquePointer, _ page: MeridianPage, _ band: Band) {
         let layout = page.layout
         set(cr, Palette.text)
-        text(cr, "Places", x: PageLayout.margin, y: layout.listTop + 32, size: 22, bold: true)
+        if band.meets(layout.listTop, layout.listTop + PageLayout.listTitleHeight) {
+            text(cr, "Places", x: PageLayout.margin, y: layout.listTop + 32, size: 22, bold: true)
+        }
         for (i, place) in page.places.enumerated() {
             let f = layout.rowFrame(i)
+            guard band.meets(f.minY, f.maxY) else { continue }
             if page.selectedPlace == place.id {
                 cairo_set_source_rgba(cr, 0.10, 0.45, 0.85, 0.10)
                 cairo_rectangle(cr, f.minX, f.minY, f.size.width, f.size.height)
@@ -139,7 +174,7 @@ public final class PageRenderer {
         let f = page.mapFrameInWindow
         guard f.maxY > 0, f.minY < page.layout.windowHeight else { return }
         cairo_save(cr)
-        roundedRect(cr, f, radius: 12)
+        roundedRect(cr, f, radius: Self.mapCornerRadius)
         cairo_clip(cr)
         if let map {
             let origin = ScreenPoint(x: f.minX, y: f.minY)
@@ -162,6 +197,8 @@ public final class PageRenderer {
         if page.hintUntil != nil { drawHint(page, cr) }
         cairo_restore(cr)
     }
+
+    static let mapCornerRadius = 12.0
 
     private func drawPins(_ page: MeridianPage, _ cr: OpaquePointer) {
         for (place, pin) in zip(page.viewport.pinPlaces, page.viewport.pins) where !pin.isHidden {

@@ -14,8 +14,8 @@ final class PageScroller {
     private(set) var motion: ScrollMotion?
     /// The offset when the finger scrolling the page landed.
     private var atGestureStart = 0.0
-    /// Called after every change of the offset.
-    var onScroll: () -> Void = {}
+    /// Called after every change of the offset, with the offset before it.
+    var onScroll: (_ from: Double) -> Void = { _ in }
 
     init(view: GestureView, windowHeight: Double, contentHeight: Double) {
         self.view = view
@@ -28,9 +28,10 @@ final class PageScroller {
     var isGliding: Bool { if case .glide = motion { true } else { false } }
 
     func set(_ y: Double) {
-        guard y != view.boundsOrigin.y else { return }
+        let old = view.boundsOrigin.y
+        guard y != old else { return }
         view.boundsOrigin.y = y
-        onScroll()
+        onScroll(old)
     }
 
     /// Puts the offset inside the page (after a resize, a restore).

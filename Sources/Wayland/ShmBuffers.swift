@@ -19,6 +19,8 @@ final class ShmBuffer {
     fileprivate weak var set: BufferSet?
     /// The frame (`DamageHistory.frame`) whose picture this buffer holds; nil until drawn.
     var drawnFrame: UInt64?
+    /// The title bar drawn at the top of this buffer, if any.
+    var titleBar: TitleBar.State?
 
     init(shm: OpaquePointer, width: Int, height: Int) throws(WaylandError) {
         self.width = width

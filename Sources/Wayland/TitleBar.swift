@@ -4,6 +4,13 @@ import Input
 /// (weston, GNOME) and we are not fullscreen: a bar and a close button, drawn straight into
 /// the buffer so the platform layer needs no drawing library.
 enum TitleBar {
+    /// What a drawn title bar shows (its width is the buffer's).
+    struct State: Equatable {
+        var pixels: Int
+        var windowWidth: Int
+        var active: Bool
+    }
+
     /// The close button, in logical window coordinates.
     static func closeButton(windowWidth: Int) -> SquareButton {
         let size = Double(Window.titleBarHeight)

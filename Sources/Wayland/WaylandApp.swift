@@ -10,11 +10,13 @@ public protocol WaylandApp: AnyObject {
     /// True when something changed that the next frame should show.
     var needsFrame: Bool { get }
     /// What the next `draw` will change since the previous frame, in buffer pixels of a
-    /// `width` x `height` content area (nil: everything). Asked right before drawing.
-    func damage(width: Int, height: Int, geometry: WindowGeometry) -> [PixelRect]?
+    /// `width` x `height` content area (nil: everything): a scroll of the whole content and the
+    /// rectangles to redraw besides the strip it exposes. Asked right before drawing.
+    func damage(width: Int, height: Int, geometry: WindowGeometry) -> FrameDamage?
     /// Draws the content area into `pixels` (XRGB8888 = cairo RGB24, `stride` bytes per row,
     /// `geometry.width * scale` by `geometry.height * scale` pixels). Only `clip` must come out
-    /// right (nil: all of it): the rest of the buffer already shows the newest frame. Drawing
+    /// right (nil: all of it): the rest of the buffer already shows the newest frame (a scroll's
+    /// rows already moved). Drawing
     /// outside `clip` is allowed, as long as it draws the newest frame there too.
     func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
               geometry: WindowGeometry, clip: [PixelRect]?)

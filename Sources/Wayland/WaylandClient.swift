@@ -341,24 +341,31 @@ public final class WaylandClient {
         let drawStart = monotonicMilliseconds()
         latencyProbe?.drawing(at: drawStart)
         let active = window.isActivated
+        let previousTitleBar = window.committedTitleBar
         let committed = try window.present { buffer, geometry, titleBarPixels in
-            if titleBar {
+            // The title bar is drawn into a buffer only when that buffer shows another one.
+            let bar = titleBar && titleBarPixels > 0 ? TitleBar.State(pixels: titleBarPixels, windowWidth: windowWidth, active: active) : nil
+            if let bar, buffer.titleBar != bar {
                 TitleBar.draw(into: buffer.pixels, width: buffer.width, height: titleBarPixels, stride: buffer.stride,
                               scale: geometry.scale, windowWidth: windowWidth, active: active)
             }
+            buffer.titleBar = bar
+            window.committedTitleBar = bar
             let content = buffer.pixels + titleBarPixels * buffer.stride
             let contentHeight = buffer.height - titleBarPixels
-            // Buffer age: redraw what changed since this buffer last showed a frame.
+            // Buffer age: move a scroll's rows, then redraw what changed since this buffer last
+            // showed a frame.
             let damage = app.damage(width: buffer.width, height: contentHeight, geometry: geometry)
-            let redraw = window.damageHistory.begin(damage: damage, bufferDrawnAt: buffer.drawnFrame).redraw
+            let redraw = window.damageHistory.prepare(content, width: buffer.width, height: contentHeight, stride: buffer.stride,
+                                                      damage: partialRedraws ? damage : nil, bufferDrawnAt: buffer.drawnFrame).redraw
             app.draw(into: content, width: buffer.width, height: contentHeight, stride: buffer.stride,
-                     geometry: geometry, clip: partialRedraws ? redraw : nil)
-            guard titleBarPixels > 0 else { return damage }
+                     geometry: geometry, clip: redraw)
+            // What the compositor must look at again: everything, when the content scrolled.
+            guard let damage, damage.scroll == 0 else { return nil }
+            guard titleBarPixels > 0 else { return damage.rects }
             // The app speaks in content pixels; the buffer has the title bar above them.
-            return damage.map { rects in
-                rects.map { PixelRect(x: $0.x, y: $0.y + titleBarPixels, width: $0.width, height: $0.height) }
-                    + [PixelRect(x: 0, y: 0, width: buffer.width, height: titleBarPixels)]
-            }
+            return damage.rects.map { $0.offset(dy: titleBarPixels) }
+                + (bar == previousTitleBar ? [] : [PixelRect(x: 0, y: 0, width: buffer.width, height: titleBarPixels)])
         }
         guard committed else { return }
         let now = monotonicMilliseconds()

@@ -9,6 +9,12 @@ public struct WindowGeometry: Equatable, Sendable {
     public var height: Int
     /// Buffer pixels per logical px: 1, 2, or fractional (1.5) with wp_fractional_scale_v1.
     public var scale: Double
+
+    public init(width: Int, height: Int, scale: Double) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+    }
 }
 
 /// The toplevel window: wl_surface + xdg_surface + xdg_toplevel, its configure cycle, scale,
@@ -27,6 +33,8 @@ final class Window {
     let buffers: BufferSet
     /// What recent frames changed, for redrawing only that into a reused buffer.
     var damageHistory = DamageHistory()
+    /// The title bar the last commit showed (nil: none), so an unchanged one is not damaged.
+    var committedTitleBar: TitleBar.State?
 
     // Latched by xdg_toplevel.configure, applied on xdg_surface.configure.
     private var pendingSize: (Int32, Int32) = (0, 0)

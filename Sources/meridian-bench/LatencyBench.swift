@@ -9,9 +9,10 @@ import Glibc
 /// shows its effect, for a page scroll and a two-finger map pan, at 1920x1200 (buffer scale 1).
 ///
 /// - `headless`: in process, the app as the live client builds it (shipped data, tiles on the
-///   workers, cache warmed first); per touch frame, `handle` + `advance` + drawing the whole
-///   window into an XRGB buffer: what the live loop does between receiving and committing when
-///   no frame callback is outstanding. Also the map's compositing alone, to see what dominates.
+///   workers, cache warmed first); per touch frame, `handle` + `advance` + drawing the frame as
+///   the live loop does (three rotating XRGB buffers, each redrawn by buffer age: a map pan
+///   redraws the map, a whole-pixel scroll moves the rows and draws the exposed strip): what the
+///   loop does between receiving and committing when no frame callback is outstanding. Also the map's compositing alone, to see what dominates.
 /// - `compositor`: the release `meridian` under the test compositor with `MERIDIAN_LATENCY_LOG`,
 ///   touch injected 16 ms apart; the figure includes waiting for the frame callback
 ///   (`LatencyUnderCompositor`).
@@ -75,7 +76,7 @@ enum LatencyBench {
                 h.advance(to: clock)
                 let t1 = Bench.now()
                 guard h.needsFrame else { continue }   // nothing to show: the live loop draws nothing
-                h.draw(into: pixels, stride: stride)
+                h.drawLikeTheWindow()
                 let t2 = Bench.now(), c2 = threadCPU()
                 s.wall.append(Double(t2 - t0) / 1e6)
                 s.cpu.append(Double(c2 - c0) / 1e6)

@@ -6,8 +6,8 @@ import Testing
 
 /// Buffer-age partial redraws against full redraws: two identical apps get the same input; one
 /// draws every frame whole, the other draws into three rotating buffers only what changed since
-/// each buffer last showed a frame (what the live loop does). Every frame must come out the same
-/// to the byte.
+/// each buffer last showed a frame, a page scroll moving the buffer's rows first (what the live
+/// loop does). Every frame must come out the same to the byte.
 @Suite struct PartialRedrawTests {
     static let width = 800, height = 1280
 
@@ -52,6 +52,23 @@ import Testing
         for i in 1...15 { frames.append([.moved(id: 2, to: Point(x: sx, y: sy - Double(i) * 25))]) }
         for i in 1...15 { frames.append([.moved(id: 2, to: Point(x: sx, y: sy - 375 + Double(i) * 25))]) }
         frames.append([.up(id: 2, at: Point(x: sx, y: sy))])
+        // A page fling (lifts moving: the page glides on by itself), caught by a finger that
+        // drags on, then a map fling with two fingers that lift moving.
+        frames.append([.down(id: 4, at: Point(x: sx, y: sy))])
+        for i in 1...6 { frames.append([.moved(id: 4, to: Point(x: sx, y: sy - Double(i) * 40))]) }
+        frames.append([.up(id: 4, at: Point(x: sx, y: sy - 240))])
+        frames += Array(repeating: [], count: 6)
+        frames.append([.down(id: 5, at: Point(x: sx, y: 900))])
+        for i in 1...8 { frames.append([.moved(id: 5, to: Point(x: sx, y: 900 + Double(i) * 30))]) }
+        frames.append([.up(id: 5, at: Point(x: sx, y: 1140))])
+        frames += Array(repeating: [], count: 20)
+        frames.append([.down(id: 6, at: Point(x: x, y: y)), .down(id: 7, at: Point(x: x + 200, y: y))])
+        for i in 1...12 {
+            let d = Double(i) * 30
+            frames.append([.moved(id: 6, to: Point(x: x - d, y: y)), .moved(id: 7, to: Point(x: x + 200 - d, y: y))])
+        }
+        frames.append([.up(id: 6, at: Point(x: x - 390, y: y)), .up(id: 7, at: Point(x: x - 190, y: y))])
+        frames += Array(repeating: [], count: 10)
         // A double tap on the map: an animated zoom.
         for _ in 0..<2 {
             frames.append([.down(id: 3, at: Point(x: x, y: y))])
@@ -60,14 +77,15 @@ import Testing
         return frames + Array(repeating: [], count: 30)   // let the zoom animation and fling run out
     }
 
-    func run(showTouches: Bool, buffers count: Int) throws -> (frames: Int, partial: Int) {
+    /// Frames drawn, frames drawn only in part, and of those the page scrolls copied by rows.
+    func run(showTouches: Bool, buffers count: Int) throws -> (frames: Int, partial: Int, scrolls: Int) {
         let full = try app(showTouches: showTouches), partial = try app(showTouches: showTouches)
         let geometry = WindowGeometry(width: Self.width, height: Self.height, scale: 1)
         let f = full.core.page.mapFrameInWindow
         let reference = Buffer()
         let buffers = (0..<count).map { _ in Buffer() }
         var history = DamageHistory()
-        var time = 1000.0, drawn = 0, partialFrames = 0
+        var time = 1000.0, drawn = 0, partialFrames = 0, scrollFrames = 0
         let stride = Self.width * 4
         for (i, changes) in script(map: (f.minX, f.minY, f.size.width, f.size.height)).enumerated() {
             time += 16
@@ -81,8 +99,15 @@ import Testing
             let b = buffers[drawn % count]
             drawn += 1
             let damage = partial.damage(width: Self.width, height: Self.height, geometry: geometry)
-            let (frame, redraw) = history.begin(damage: damage, bufferDrawnAt: b.drawnFrame)
-            if redraw != nil { partialFrames += 1 }
+            let (frame, redraw) = history.prepare(b.pixels, width: Self.width, height: Self.height, stride: stride,
+                                                  damage: damage, bufferDrawnAt: b.drawnFrame)
+            if let redraw {
+                partialFrames += 1
+                // A scroll copied: what is redrawn is a strip and the fixed markers, not the window.
+                if damage?.scroll ?? 0 != 0 && redraw.reduce(0, { $0 + $1.width * $1.height }) < Self.width * Self.height / 2 {
+                    scrollFrames += 1
+                }
+            }
             partial.draw(into: b.pixels, width: Self.width, height: Self.height, stride: stride, geometry: geometry, clip: redraw)
             b.drawnFrame = frame
             if memcmp(b.pixels, reference.pixels, stride * Self.height) != 0 {
@@ -90,25 +115,29 @@ import Testing
                 let p = b.pixels.assumingMemoryBound(to: UInt32.self), r = reference.pixels.assumingMemoryBound(to: UInt32.self)
                 while first < Self.width * Self.height && p[first] == r[first] { first += 1 }
                 Issue.record("frame \(drawn) (script step \(i)) differs first at x=\(first % Self.width) y=\(first / Self.width), redraw \(String(describing: redraw))")
-                return (drawn, partialFrames)
+                return (drawn, partialFrames, scrollFrames)
             }
         }
-        return (drawn, partialFrames)
+        return (drawn, partialFrames, scrollFrames)
     }
 
     @Test func threeRotatingBuffersRedrawingOnlyTheirDamageMatchFullRedrawsEveryFrame() throws {
         let r = try run(showTouches: false, buffers: 3)
-        #expect(r.frames > 40)
-        // The 20 frames of the two-finger pan damage only the map; the scrolls damage everything.
-        #expect(r.partial >= 15, "most map-pan frames redraw only the map: \(r.partial) of \(r.frames)")
+        #expect(r.frames > 100)
+        // The two-finger pans and the map fling damage only the map; the finger-driven page
+        // scrolls (whole pixels) copy the rows and redraw the strip they expose.
+        #expect(r.partial >= 40, "map-only and scroll frames redraw only in part: \(r.partial) of \(r.frames)")
+        #expect(r.scrolls >= 25, "finger scrolls copy the page and draw a strip: \(r.scrolls) of \(r.frames)")
     }
 
     @Test func twoBuffersAlternatingMatchToo() throws {
         let r = try run(showTouches: false, buffers: 2)
-        #expect(r.frames > 40)
+        #expect(r.frames > 100)
+        #expect(r.scrolls >= 25)
     }
 
     @Test func withTheTouchOverlayOnTheyMatchToo() throws {
-        _ = try run(showTouches: true, buffers: 3)
+        let r = try run(showTouches: true, buffers: 3)
+        #expect(r.scrolls >= 25, "the markers do not stop the copy: \(r.scrolls) of \(r.frames)")
     }
 }
