@@ -72,23 +72,25 @@ public final class PageRenderer {
         text(cr, documentName ?? "\(title), offline", x: PageLayout.margin + 150, y: 46, size: 16)
     }
 
-    /// A dark band along the bottom of the window, over the page, so it shows wherever it scrolled.
+    /// A dark band along the bottom of the window, over the page, so it shows wherever it
+    /// scrolled; the notice wraps to the width, so the band grows on a narrow window.
     private func drawNotice(_ notice: String, _ cr: OpaquePointer, _ layout: PageLayout) {
-        let height = 40.0
+        let font = PageFont(size: 15), lineHeight = 20.0
+        let lines = PageText.wrap(notice, font, width: layout.windowWidth - 2 * PageLayout.margin, cr)
+        let height = 20 + Double(lines.count) * lineHeight
         cairo_set_source_rgba(cr, 0.13, 0.13, 0.13, 0.92)
         cairo_rectangle(cr, 0, layout.windowHeight - height, layout.windowWidth, height)
         cairo_fill(cr)
         cairo_set_source_rgb(cr, 1, 1, 1)
-        text(cr, notice, x: PageLayout.margin, y: layout.windowHeight - 14, size: 15)
+        for (i, line) in lines.enumerated() {
+            text(cr, line, x: PageLayout.margin, y: layout.windowHeight - height + 25 + Double(i) * lineHeight, size: font.size)
+        }
     }
 
     private func drawIntro(_ cr: OpaquePointer, _ layout: PageLayout) {
         set(cr, Palette.text)
-        let lines = ["Scroll the page with one finger, even over the map.",
-                     "Move and zoom the map with two fingers; double-tap, or",
-                     "double-tap and drag, to zoom. Drag the pins."]
-        for (i, line) in lines.enumerated() {
-            text(cr, line, x: PageLayout.margin, y: PageLayout.introTop + 22 + Double(i) * 24, size: 16)
+        for (i, line) in layout.introLines.enumerated() {
+            text(cr, line, x: PageLayout.margin, y: PageLayout.introTop + 22 + Double(i) * PageText.lineHeight, size: PageText.introFont.size)
         }
     }
 
@@ -121,12 +123,9 @@ public final class PageRenderer {
         set(cr, Palette.text)
         text(cr, "About the data", x: PageLayout.margin, y: top + 32, size: 22, bold: true)
         set(cr, Palette.muted)
-        let lines = ["Streets and buildings: OpenStreetMap (ODbL), a central Helsinki extract.",
-                     "Coasts, countries and places: Natural Earth (public domain).",
-                     "Everything is read from MBTiles or PMTiles files on this device; nothing goes online.",
-                     "", "Keyboard: +/- zoom, Tab moves between targets, Return activates,",
-                     "arrows pan the map once it has focus, Page Up/Down and Space scroll."]
-        for (i, line) in lines.enumerated() { text(cr, line, x: PageLayout.margin, y: top + 64 + Double(i) * 24, size: 15) }
+        for (i, line) in page.layout.aboutLines.enumerated() {
+            text(cr, line, x: PageLayout.margin, y: top + 64 + Double(i) * PageText.lineHeight, size: PageText.aboutFont.size)
+        }
     }
 
     // MARK: Map
@@ -249,13 +248,14 @@ public final class PageRenderer {
         cairo_rectangle(cr, 0, 0, size.width, size.height)
         cairo_fill(cr)
         cairo_set_source_rgb(cr, 1, 1, 1)
-        let message = "Use two fingers to move the map"
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
-        cairo_set_font_size(cr, 22)
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(cr, message, &extents)
-        cairo_move_to(cr, (size.width - extents.x_advance) / 2, size.height / 2)
-        cairo_show_text(cr, message)
+        // Centred, wrapped to the map's width at one size.
+        let font = PageFont(size: 22, bold: true), lineHeight = 30.0
+        let lines = PageText.wrap("Use two fingers to move the map", font, width: size.width - 2 * PageLayout.margin, cr)
+        let top = size.height / 2 - Double(lines.count - 1) * lineHeight / 2
+        for (i, line) in lines.enumerated() {
+            cairo_move_to(cr, (size.width - PageText.width(line, font, cr)) / 2, top + Double(i) * lineHeight)
+            cairo_show_text(cr, line)
+        }
     }
 
     // MARK: Focus and hit areas
@@ -287,20 +287,14 @@ public final class PageRenderer {
 
     private func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
 
-    /// Draws one line of text, shrunk (down to 60 %) when it would run past the window's right margin.
+    /// Draws one line of text at `size`; one that would run past the window's right margin is
+    /// cut and ends in "…" (never shrunk: paragraphs come wrapped, `PageLayout`).
     private func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, size)
-        if availableWidth > 0 {
-            var extents = cairo_text_extents_t()
-            cairo_text_extents(cr, s, &extents)
-            let room = availableWidth - x - PageLayout.margin
-            if extents.x_advance > room, extents.x_advance > 0 {
-                cairo_set_font_size(cr, max(size * 0.6, size * room / extents.x_advance))
-            }
-        }
+        let font = PageFont(size: size, bold: bold)
+        let shown = availableWidth > 0 ? PageText.fit(s, font, width: availableWidth - x - PageLayout.margin, cr) : s
+        font.select(cr)
         cairo_move_to(cr, x, y)
-        cairo_show_text(cr, s)
+        cairo_show_text(cr, shown)
         cairo_new_path(cr)
     }
 
