@@ -137,7 +137,7 @@ public final class PageRenderer {
         roundedRect(cr, f, radius: 12)
         cairo_clip(cr)
         if let map {
-            let origin = ScreenPoint(x: f.minX, y: f.minY)
+            let origin = f.origin
             let report = synchronousTiles
                 ? map.drawSynchronously(page.camera, into: cr, at: origin)
                 : map.draw(page.camera, into: cr, at: origin, moving: page.isMapMoving)
