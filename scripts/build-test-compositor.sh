@@ -68,6 +68,8 @@ gen=$out/gen
 mkdir -p "$gen"
 protocols=$(pkg-config --variable=pkgdatadir wayland-protocols)
 wayland-scanner server-header "$protocols/stable/xdg-shell/xdg-shell.xml" "$gen/xdg-shell-protocol.h"
+# wlr/types/wlr_text_input_v3.h likewise includes the text-input-v3 server header.
+wayland-scanner server-header "$protocols/unstable/text-input/text-input-unstable-v3.xml" "$gen/text-input-unstable-v3-protocol.h"
 
 sources=("$src"/*.c)
 # -l:libwlroots.so.10 because the unversioned .so symlink comes with the -dev package we avoid.

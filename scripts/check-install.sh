@@ -19,6 +19,7 @@ scripts/install.sh --prefix "$prefix" --configuration debug 2>"$work/install.log
 share="$prefix/share"
 for f in bin/meridian share/meridian/data/world.mbtiles share/meridian/data/sample-places.geojson \
          share/meridian/data/styles/openmaptiles.json \
+         share/meridian/data/styles/sprite/meridian.png \
          share/applications/org.meridian.Meridian.desktop share/metainfo/org.meridian.Meridian.metainfo.xml \
          share/icons/hicolor/scalable/apps/org.meridian.Meridian.svg share/man/man1/meridian.1; do
     [[ -e "$prefix/$f" ]] || fail "$f was not installed"

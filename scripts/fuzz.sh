@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of every parser that reads outside data, with libFuzzer through the
 # Swift toolchain (swiftc -sanitize=fuzzer,address). See docs/RELIABILITY.md.
 #
-#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: trace | mvt | inflate | mbtiles | pmtiles | options | geojson | all
+#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: trace | mvt | inflate | mbtiles | pmtiles | options | geojson | style | all
 #
 # Each target is one file in Fuzz/, compiled with the sources of the module it exercises (so it
 # can call internal API such as MVTDecoder and Inflate) into .build/fuzz/TARGET. The corpus
@@ -17,11 +17,11 @@ export PATH="/opt/swift/usr/bin:$PATH"
 # prints its own stack and saves the input.
 export SWIFT_BACKTRACE=enable=no
 
-targets=(trace mvt inflate mbtiles pmtiles options geojson)
+targets=(trace mvt inflate mbtiles pmtiles options geojson style)
 target=${1:-}
 seconds=${2:-25}
 if [[ -z "$target" ]]; then
-    echo "usage: scripts/fuzz.sh trace|mvt|inflate|mbtiles|pmtiles|options|geojson|all [SECONDS]" >&2
+    echo "usage: scripts/fuzz.sh trace|mvt|inflate|mbtiles|pmtiles|options|geojson|style|all [SECONDS]" >&2
     exit 2
 fi
 
@@ -35,6 +35,17 @@ build_geo() {
     if [[ -f $obj && -z $(find Sources/Geo -newer "$obj" -name '*.swift') ]]; then return; fi
     "${SWIFTC[@]}" -module-name Geo -emit-module -emit-module-path "$out/modules/Geo.swiftmodule" \
         -wmo -c Sources/Geo/*.swift -o "$obj"
+}
+
+# Tiles as a module of its own too, for Style (which imports it).
+tiles_flags=(-I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd -lsqlite3 -lz -lbrotlidec -lzstd)
+build_tiles() {
+    build_geo
+    local obj=$out/modules/Tiles.o
+    if [[ -f $obj && -z $(find Sources/Tiles Sources/Geo -newer "$obj" -name '*.swift') ]]; then return; fi
+    "${SWIFTC[@]}" -module-name Tiles -emit-module -emit-module-path "$out/modules/Tiles.swiftmodule" \
+        -I "$out/modules" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd \
+        -wmo -c Sources/Tiles/*.swift -o "$obj"
 }
 
 build() {
@@ -56,6 +67,10 @@ build() {
             build_geo
             sources=(Sources/Places/*.swift Fuzz/FuzzGeoJSON.swift)
             flags=(-I "$out/modules" "$out/modules/Geo.o") ;;
+        style)
+            build_tiles
+            sources=(Sources/Style/*.swift Fuzz/FuzzStyle.swift)
+            flags=(-I "$out/modules" "$out/modules/Tiles.o" "$out/modules/Geo.o" "${tiles_flags[@]}") ;;
         *) echo "fuzz.sh: unknown target '$t' (${targets[*]} all)" >&2; exit 2 ;;
     esac
     if [[ -x $exe && -z $(find "${sources[@]}" -newer "$exe") ]]; then return; fi
@@ -70,6 +85,7 @@ seed() {
     case $t in
         trace) cp -n demo/*.trace "$corpus"/ ;;
         geojson) cp -n data/*.geojson "$corpus"/ ;;
+        style) cp -n data/styles/*.json "$corpus"/ ;;
         mbtiles)
             # The shipped small city file is a real seed when it is there (it is not committed here).
             [[ -f data/helsinki.mbtiles ]] && cp -n data/helsinki.mbtiles "$corpus"/ || true ;;

@@ -5,7 +5,7 @@
 #
 #   DIR/bin/meridian                                     the program (built here unless already built)
 #   DIR/share/meridian/data/                             shipped maps and sample-places.geojson
-#   DIR/share/meridian/data/styles/                      the shipped map styles (data/styles)
+#   DIR/share/meridian/data/styles/                      the shipped map styles (data/styles, sprite/ included)
 #   DIR/share/applications/org.meridian.Meridian.desktop opens application/geo+json
 #   DIR/share/metainfo/org.meridian.Meridian.metainfo.xml
 #   DIR/share/icons/hicolor/scalable/apps/org.meridian.Meridian.svg
@@ -45,6 +45,9 @@ install -m 0644 data/*.mbtiles data/*.geojson data/SOURCES.md "$share/meridian/d
 if [[ -d data/styles ]]; then
     install -d "$share/meridian/data/styles"
     install -m 0644 data/styles/*.json "$share/meridian/data/styles/"
+    # The POI icons the shipped styles name (`"sprite": "sprite/meridian"`).
+    install -d "$share/meridian/data/styles/sprite"
+    install -m 0644 data/styles/sprite/*.json data/styles/sprite/*.png "$share/meridian/data/styles/sprite/"
 fi
 install -m 0644 dist/linux/org.meridian.Meridian.desktop "$share/applications/"
 install -m 0644 dist/linux/org.meridian.Meridian.metainfo.xml "$share/metainfo/"

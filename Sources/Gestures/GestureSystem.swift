@@ -69,7 +69,7 @@ public final class GestureSystem {
         case .pointer(let f):
             handlePointer(f)
             endFrame()
-        case .key, .keyboardFocus, .touchpad:
+        case .key, .keyboardFocus, .touchpad, .textInput:
             break
         }
     }

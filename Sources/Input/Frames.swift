@@ -145,12 +145,17 @@ public struct KeyEvent: Sendable, Equatable {
     public var keysym: String
     public var state: State
     public var modifiers: Modifiers
+    /// What the key types, as xkbcommon says (the keymap's level, compose and dead keys
+    /// applied): "" while a compose sequence is under way, nil when not known (a trace gives
+    /// only keysyms; the headless runner composes them the same way, `KeyComposer`).
+    public var text: String?
 
-    public init(time: Double, keysym: String, state: State, modifiers: Modifiers = []) {
+    public init(time: Double, keysym: String, state: State, modifiers: Modifiers = [], text: String? = nil) {
         self.time = time
         self.keysym = keysym
         self.state = state
         self.modifiers = modifiers
+        self.text = text
     }
 }
 
@@ -179,6 +184,8 @@ public enum InputFrame: Sendable, Equatable {
     /// releases every held key and modifier (the compositor sends no releases for them).
     case keyboardFocus(time: Double, entered: Bool)
     case touchpad(time: Double, TouchpadGesture)
+    /// `zwp_text_input_v3`: an on-screen keyboard's focus, and its changes at each `done`.
+    case textInput(time: Double, TextInputEvent)
 
     public var time: Double {
         switch self {
@@ -188,6 +195,7 @@ public enum InputFrame: Sendable, Equatable {
         case .key(let k): return k.time
         case .keyboardFocus(let t, _): return t
         case .touchpad(let t, _): return t
+        case .textInput(let t, _): return t
         }
     }
 }

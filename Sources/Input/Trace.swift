@@ -3,7 +3,9 @@
 /// Extensions to the contract, all additive: `pointer enter X Y`, `pointer leave`,
 /// `key repeated NAME`, `key enter` / `key leave` (keyboard focus; a leave releases every held
 /// key and modifier), `swipe begin N` / `swipe update DX DY` / `swipe end [cancelled]`,
-/// `hold begin N` / `hold end [cancelled]`.
+/// `hold begin N` / `hold end [cancelled]`, and an on-screen keyboard's `zwp_text_input_v3`
+/// events: `text-input enter` / `text-input leave` and `text-input done [preedit TEXT [CURSOR]]
+/// [commit TEXT] [delete BEFORE AFTER]` (TEXT percent-encoded UTF-8, byte counts as the protocol).
 
 /// A parsed trace: the frames in order, and the time the trace lasts (its last event or `wait`).
 public struct Trace: Sendable, Equatable {
@@ -106,6 +108,19 @@ public enum TraceFormat {
             case .holdBegin(let n): return ["\(t) hold begin \(n)"]
             case .holdEnd(let c): return ["\(t) hold end" + (c ? " cancelled" : "")]
             }
+        case .textInput(_, let e):
+            switch e {
+            case .focus(let entered): return ["\(t) text-input \(entered ? "enter" : "leave")"]
+            case .done(let u):
+                var line = "\(t) text-input done"
+                if !u.preedit.isEmpty {
+                    line += " preedit \(percentEncoded(u.preedit))"
+                    if let c = u.preeditCursor { line += " \(c)" }
+                }
+                if !u.commit.isEmpty { line += " commit \(percentEncoded(u.commit))" }
+                if u.deleteBefore != 0 || u.deleteAfter != 0 { line += " delete \(u.deleteBefore) \(u.deleteAfter)" }
+                return [line]
+            }
         }
     }
 
@@ -150,6 +165,32 @@ public enum TraceFormat {
     }
 
     static func orientationName(_ o: AxisOrientation) -> String { o == .vertical ? "vertical" : "horizontal" }
+
+    /// Text for a trace word: bytes other than letters, digits and `-._~` as `%XX`.
+    public static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var out = ""
+        for b in text.utf8 {
+            switch b {
+            case 0x30...0x39, 0x41...0x5a, 0x61...0x7a, 0x2d, 0x2e, 0x5f, 0x7e: out.append(Character(Unicode.Scalar(b)))
+            default: out += "%\(hex[Int(b >> 4)])\(hex[Int(b & 15)])"
+            }
+        }
+        return out
+    }
+
+    /// The inverse of `percentEncoded`; nil for a bad escape or bytes that are not UTF-8.
+    public static func percentDecoded(_ word: String) -> String? {
+        var bytes: [UInt8] = []
+        var it = Array(word.utf8)[...]
+        while let b = it.popFirst() {
+            guard b == 0x25 else { bytes.append(b); continue }
+            guard it.count >= 2, let v = UInt8(String(decoding: it.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            it = it.dropFirst(2)
+            bytes.append(v)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
 }
 
 /// Line-by-line state of a trace being parsed.
@@ -218,8 +259,51 @@ struct TraceParser {
             frames.append(.key(KeyEvent(time: time, keysym: name, state: state, modifiers: mods)))
         case "pinch", "swipe", "hold":
             try touchpadEvent(String(device), &args, time: time)
+        case "text-input":
+            frames.append(.textInput(time: time, try textInputEvent(&args)))
         default:
-            throw fail("unknown device '\(device)' (touch|pointer|key|pinch|swipe|hold|wait)")
+            throw fail("unknown device '\(device)' (touch|pointer|key|pinch|swipe|hold|text-input|wait)")
+        }
+    }
+
+    mutating func textInputEvent(_ args: inout Arguments) throws(TraceError) -> TextInputEvent {
+        func text(_ what: String) throws(TraceError) -> String {
+            let w = try args.word(what)
+            guard let t = TraceFormat.percentDecoded(w) else { throw args.error("'\(w)' is not percent-encoded UTF-8") }
+            return t
+        }
+        func count(_ what: String) throws(TraceError) -> Int {
+            let v = try args.integer(what)
+            guard v >= 0 else { throw args.error("\(what) must not be negative") }
+            return Int(v)
+        }
+        switch try args.word("text-input event") {
+        case "enter":
+            try args.end()
+            return .focus(true)
+        case "leave":
+            try args.end()
+            return .focus(false)
+        case "done":
+            var u = TextInputUpdate()
+            while !args.atEnd {
+                switch try args.word("text-input field") {
+                case "preedit":
+                    u.preedit = try text("pre-edit text")
+                    if !args.atEnd, let c = Int(args.words[args.index]) {
+                        args.index += 1
+                        guard c >= 0 else { throw args.error("the pre-edit cursor must not be negative") }
+                        u.preeditCursor = c
+                    }
+                case "commit": u.commit = try text("commit text")
+                case "delete":
+                    u.deleteBefore = try count("bytes before")
+                    u.deleteAfter = try count("bytes after")
+                case let w: throw args.error("unknown text-input field '\(w)' (preedit|commit|delete)")
+                }
+            }
+            return .done(u)
+        case let w: throw args.error("unknown text-input event '\(w)' (enter|leave|done)")
         }
     }
 

@@ -116,11 +116,23 @@ final class AppCore {
             return
         }
         page.handle(frame)
-        if let session, session.pageChanged(page) { documentChanged() }
+        pageMayHaveEdited(at: frame.time)
     }
 
-    /// The document changed other than through the page (undo, redo, a reload): show it.
-    func documentChanged() {
+    /// Pins dropped and what the page asked of the document (PlaceRequest) go to the document;
+    /// the page then shows the result.
+    private func pageMayHaveEdited(at time: Double) {
+        guard let session else { return }
+        let resync = session.pageChanged(page)
+        let requests = page.takePlaceRequests()
+        let edits = requests.isEmpty ? [] : session.apply(requests, at: time)
+        if resync || !requests.isEmpty { documentChanged(after: edits) }
+    }
+
+    /// The document changed other than through the page (undo, redo, a reload), or by what the
+    /// page asked (`edits`): show it. A new place is selected with its name field focused; a
+    /// delete shows the on-screen "Undo".
+    func documentChanged(after edits: [PlaceEdit] = []) {
         guard let session else { return }
         let places = session.pagePlaces
         if !page.showPlaces(places) {
@@ -133,11 +145,19 @@ final class AppCore {
             fresh.renderScale = page.renderScale
             fresh.advance(to: page.now)
             fresh.restoreView(scrollY: page.scrollY, selectedPlace: page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)))
+            if let until = page.undoShownUntil { fresh.showUndo(until: until) }
             earlierLog += page.log
             page = fresh
             session.pageReplaced()
         }
         showDocument()
+        for edit in edits {
+            switch edit {
+            case .added(let id): page.editName(ofPlace: id.rawValue)
+            case .deleted: page.showUndo()
+            case .renamed, .moved: break
+            }
+        }
         page.invalidate()
     }
 
@@ -180,6 +200,7 @@ final class AppCore {
 
     func advance(to time: Double) {
         page.advance(to: time)
+        pageMayHaveEdited(at: time)
         if let session, session.advance(to: time) { documentChanged() }
     }
 

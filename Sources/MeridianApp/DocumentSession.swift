@@ -92,7 +92,7 @@ final class DocumentSession {
     private func changed(_ edit: PlaceEdit, at time: Double, kind: String? = nil) {
         var fields: [(String, LogEntry.Value)] = [("id", .text(edit.placeID.rawValue))]
         if let p = document.place(edit.placeID) {
-            fields += [("lat", .number(p.coordinate.latitude)), ("lon", .number(p.coordinate.longitude))]
+            fields += [("lat", .number(p.coordinate.latitude)), ("lon", .number(p.coordinate.longitude)), ("name", .text(p.name))]
         }
         if let kind {
             record(kind, at: time, [("edit", .text(edit.logKind))] + fields)
@@ -120,6 +120,29 @@ final class DocumentSession {
             }
         }
         return resync
+    }
+
+    /// Does what the page asked (PlaceRequest): each change is one undo step and is logged
+    /// (`placeAdded`, `placeRenamed`, `placeDeleted`, `undo`). Returns the edits made (an undo
+    /// not among them); a read-only document makes none.
+    func apply(_ requests: [PlaceRequest], at time: Double) -> [PlaceEdit] {
+        var edits: [PlaceEdit] = []
+        for r in requests {
+            switch r {
+            case .add(let c):
+                if let id = document.add(at: c) { edits.append(.added(id)) }
+            case .rename(let place, let name):
+                if document.rename(PlaceID(place), to: name) { edits.append(.renamed(PlaceID(place))) }
+            case .delete(let place):
+                if document.delete(PlaceID(place)) { edits.append(.deleted(PlaceID(place))) }
+            case .undo:
+                // Not returned: undoing a delete must not offer "Undo" again.
+                if let edit = document.undo() { changed(edit, at: time, kind: "undo") }
+                continue
+            }
+            if let e = edits.last { changed(e, at: time) }
+        }
+        return edits
     }
 
     /// The app built a new page (the set of places changed): its log starts empty.

@@ -70,7 +70,17 @@ public enum HeadlessRunner {
             placeLabelsIfSettled()
         }
         placeLabelsIfSettled()
-        for frame in trace.frames {
+        // A trace gives keysyms; what they type is composed as the live keyboard does.
+        let composer = KeyComposer()
+        for var frame in trace.frames {
+            if case .key(var k) = frame, k.text == nil {
+                switch k.state {
+                case .pressed: k.text = composer.press(keysymNamed: k.keysym)
+                case .repeated: k.text = KeyComposer.text(ofKeysymNamed: k.keysym)
+                case .released: break
+                }
+                frame = .key(k)
+            }
             run(until: frame.time)
             core.handle(frame)
             placeLabelsIfSettled()

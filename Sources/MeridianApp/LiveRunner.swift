@@ -98,6 +98,8 @@ final class LiveApp: WaylandApp {
                     clip: clip.map { $0.map { (x: $0.x, y: $0.y, w: $0.width, h: $0.height) } })
     }
 
+    var textInput: TextInputRequest? { core.page.textInputRequest }
+
     var nextDeadline: Double? { core.nextDeadline }
     func advance(to time: Double) { core.advance(to: time) }
     var wakeupFileDescriptors: [Int32] { [core.tileWakeupDescriptor, watch?.fileDescriptor].compactMap { $0 } }

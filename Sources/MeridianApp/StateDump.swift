@@ -21,6 +21,14 @@ enum StateDump {
                         ("notices", .array(d.notices.map { .string($0) }))])
     }
 
+    /// The name field with the keyboard, beyond contracts.md: which place, its text, the caret
+    /// (characters) and an input method's pre-edit; null when no field has focus.
+    static func editing(_ page: MeridianPage) -> JSON {
+        guard let f = page.editing.field else { return .null }
+        return .object([("place", .string(f.placeID)), ("text", .string(f.state.text)), ("cursor", .int(f.state.cursor)),
+                        ("preedit", .string(f.state.preedit))])
+    }
+
     /// The page's log and the document's, in time order; at equal times the page's entry (the
     /// gesture) comes before the document's (what it did to the file).
     static func mergedLog(_ page: [LogEntry], _ document: [LogEntry]) -> [LogEntry] {
@@ -38,7 +46,8 @@ enum StateDump {
     }
 
     /// `map.labels` (contracts.md §3.1): the labels drawn now, in window px. Beside the contract's
-    /// fields, `collision` (what each keeps others out of) and, for text along a line, `glyphs`.
+    /// fields, `collision` (what each keeps others out of), for text along a line `glyphs`, and
+    /// `icon` (image, box, collision) for a label with a sprite icon.
     static func labels(_ core: AppCore, _ s: PageSnapshot) -> [JSON] {
         guard let map = core.renderer.map else { return [] }
         let ox = s.mapFrame.minX, oy = s.mapFrame.minY
@@ -48,12 +57,18 @@ enum StateDump {
         // Headless runs draw no frames before the dump: they report what a settled frame shows.
         let labels = core.renderer.synchronousTiles ? map.settledLabels(for: core.page.camera) : map.labels(for: core.page.camera)
         return labels.map { l in
-            .object([("text", .string(l.text)), ("layer", .string(l.layer)),
+            var members: [(String, JSON)] = [("text", .string(l.text)), ("layer", .string(l.layer)),
                      ("anchor", .object([("x", .number(l.anchor.x + ox)), ("y", .number(l.anchor.y + oy))])),
                      ("angle", .number(l.angle)), ("box", box(l.box)), ("collision", .array(l.collisionBoxes.map(box))),
                      ("glyphs", .array(l.glyphs.map { g in
                          .object([("x", .number(g.x + ox)), ("y", .number(g.y + oy)), ("angle", .number(g.angle))])
-                     }))])
+                     }))]
+            // Additive: the sprite icon drawn with the label; `alone` when its text is not drawn.
+            if let icon = l.icon {
+                members.append(("icon", .object([("image", .string(icon.image)), ("box", box(icon.box)),
+                                                 ("collision", box(icon.collisionBox)), ("alone", .bool(icon.alone))])))
+            }
+            return .object(members)
         }
     }
 
@@ -106,6 +121,7 @@ enum StateDump {
             ("focus", s.focused.map { .string($0) } ?? .null),
             ("log", .array(log)),
             ("document", core.session.map(document) ?? .null),
+            ("editing", editing(core.page)),
             ("touches", .array(o.touches.sorted { $0.key < $1.key }.map { id, p in
                 .object([("id", .int(Int(id))), ("x", .number(p.x)), ("y", .number(p.y))])
             })),

@@ -65,7 +65,7 @@ public final class TouchOverlay {
             case .repeated: counts.keyRepeats += 1
             case .released: break
             }
-        case .keyboardFocus:
+        case .keyboardFocus, .textInput:
             break
         case .touchpad:
             counts.touchpadEvents += 1

@@ -21,9 +21,10 @@ public enum AutomaticStyle {
         return []
     }
 
-    /// The area a source covers when it says so (its metadata `bounds`).
+    /// The area a source covers: its metadata `bounds`, else (an MBTiles file without them)
+    /// the box around the tiles it holds (`MBTilesSource.coveredBounds`); nil for none.
     public static func bounds(of source: any VectorTileSource) -> (west: Double, south: Double, east: Double, north: Double)? {
-        guard let b = (source as? any TileFile)?.metadata.bounds else { return nil }
+        guard let b = (source as? any TileFile)?.metadata.bounds ?? (source as? MBTilesSource)?.coveredBounds() else { return nil }
         return (b.west, b.south, b.east, b.north)
     }
 

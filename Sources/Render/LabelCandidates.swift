@@ -9,7 +9,10 @@ struct LabelCandidate: Sendable {
     var layerID: String
     var text: String
     var style: TextStyle
+    /// The text's glyphs; none for an icon alone (`text` empty).
     var shaped: ShapedText
+    /// The sprite icon shown at a point label's anchor, with or without its text.
+    var icon: IconStyle? = nil
     var placement: SymbolPlacement
     /// `symbol-spacing`, px.
     var spacing: Double
@@ -94,8 +97,14 @@ enum LabelExtraction {
                 // A label belongs to the tile its anchor lies in (half-open square), so the
                 // copies in neighbouring tiles' buffers are never placed twice.
                 func own(_ q: (x: Double, y: Double)) -> Bool { q.x >= 0 && q.y >= 0 && q.x < pixelSize && q.y < pixelSize }
-                guard let shaped = LabelFonts.shared.shape(symbol.text, style: symbol.textStyle, wrap: symbol.placement == .point)
-                else { continue }
+                let shaped: ShapedText
+                if symbol.text.isEmpty, symbol.icon != nil {
+                    shaped = ShapedText(glyphs: [], minX: 0, minY: 0, maxX: 0, maxY: 0)
+                } else if let s = LabelFonts.shared.shape(symbol.text, style: symbol.textStyle, wrap: symbol.placement == .point) {
+                    shaped = s
+                } else {
+                    continue
+                }
                 let base = LabelPriority(layerIndex: symbol.layerIndex, sortKey: symbol.sortKey ?? .infinity,
                                          featureIndex: symbol.featureIndex, x: 0, y: 0)
                 func candidate(anchor: WorldPoint, path: [WorldPoint] = [], segment: Int = 0, fraction: Double = 0) -> LabelCandidate {
@@ -105,11 +114,12 @@ enum LabelExtraction {
                     var h = Hasher()
                     h.combine(symbol.layerID)
                     h.combine(symbol.text)
+                    h.combine(symbol.icon?.image)
                     // Quantized so that the same point read from two tiles' buffers matches.
                     h.combine(Int64((anchor.x * 1e7).rounded()))
                     h.combine(Int64((anchor.y * 1e7).rounded()))
                     return LabelCandidate(layerID: symbol.layerID, text: symbol.text, style: symbol.textStyle, shaped: shaped,
-                                          placement: symbol.placement, spacing: symbol.spacing, anchor: anchor, path: path, anchorSegment: segment,
+                                          icon: path.isEmpty ? symbol.icon : nil, placement: symbol.placement, spacing: symbol.spacing, anchor: anchor, path: path, anchorSegment: segment,
                                           anchorFraction: fraction, priority: priority, identity: h.finalize())
                 }
                 switch symbol.geometry {

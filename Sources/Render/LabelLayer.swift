@@ -25,11 +25,27 @@ public struct MapLabel: Sendable, Equatable {
     public var collisionBoxes: [(x: Double, y: Double, width: Double, height: Double)]
     /// Text along a line: each glyph's centre and direction; empty for point labels.
     public var glyphs: [Glyph]
+    /// The sprite icon drawn with the label, or alone (`Icon.alone`).
+    public var icon: Icon? = nil
+
+    public struct Icon: Sendable, Equatable {
+        /// The `icon-image` name.
+        public var image: String
+        /// Axis-aligned around the drawn (turned) image, and what it keeps others out of.
+        public var box: (x: Double, y: Double, width: Double, height: Double)
+        public var collisionBox: (x: Double, y: Double, width: Double, height: Double)
+        /// Drawn without the label's text (`text-optional` let the text give way, or the symbol
+        /// has none); `text` still names the feature, `box` is then the icon's.
+        public var alone = false
+        public static func == (a: Icon, b: Icon) -> Bool {
+            a.image == b.image && a.box == b.box && a.collisionBox == b.collisionBox && a.alone == b.alone
+        }
+    }
 
     public static func == (a: MapLabel, b: MapLabel) -> Bool {
         a.text == b.text && a.layer == b.layer && a.anchor == b.anchor && a.angle == b.angle
             && a.box == b.box && a.glyphs == b.glyphs && a.collisionBoxes.count == b.collisionBoxes.count
-            && zip(a.collisionBoxes, b.collisionBoxes).allSatisfy { $0 == $1 }
+            && zip(a.collisionBoxes, b.collisionBoxes).allSatisfy { $0 == $1 } && a.icon == b.icon
     }
 }
 
@@ -149,7 +165,8 @@ final class LabelLayer: Sendable {
     /// Whether `l`, anchored at `a` (view px), lies wholly inside the view: labels in the
     /// placement's margin, or pushed partly out by a pan, are not drawn (never a cut word).
     static func isShown(_ l: PlacedLabel, at a: ScreenPoint, in size: ViewSize) -> Bool {
-        a.x + l.box.minX >= 0 && a.y + l.box.minY >= 0 && a.x + l.box.maxX <= size.width && a.y + l.box.maxY <= size.height
+        let b = l.extent
+        return a.x + b.minX >= 0 && a.y + b.minY >= 0 && a.x + b.maxX <= size.width && a.y + b.maxY <= size.height
     }
 
     /// Where a small world step east of the centre lands on screen, from the centre.
@@ -181,8 +198,11 @@ final class LabelLayer: Sendable {
                 let glyphs: [MapLabel.Glyph] = l.isLine ? zip(l.glyphs, l.collision).map { g, c in
                     MapLabel.Glyph(x: a.x + (c.minX + c.maxX) / 2, y: a.y + (c.minY + c.maxY) / 2, angle: g.angle * 180 / Double.pi)
                 } : []
+                let icon = l.icon.map { MapLabel.Icon(image: $0.style.image, box: rect($0.box), collisionBox: rect($0.collision),
+                                                      alone: l.glyphs.isEmpty) }
                 return MapLabel(text: l.text, layer: l.layerID, anchor: a, angle: l.angle, box: rect(l.box),
-                                collisionBoxes: l.collision.map(rect), glyphs: glyphs)
+                                collisionBoxes: l.collision.map(rect) + (l.icon.map { [rect($0.collision)] } ?? []),
+                                glyphs: glyphs, icon: icon)
             }
         }
     }
@@ -199,7 +219,9 @@ final class LabelLayer: Sendable {
             for l in s.placed {
                 let a = camera.screenPoint(ofWorld: l.anchor)
                 guard Self.isShown(l, at: a, in: camera.size) else { continue }
-                let key = l.isLine ? l.identity &+ Int(bitPattern: UInt(s.zoom.bitPattern)) : l.identity
+                var key = l.isLine ? l.identity &+ Int(bitPattern: UInt(s.zoom.bitPattern)) : l.identity
+                // The same label drawn with its icon alone, or its text alone, is another image.
+                if l.icon != nil { key = key &* 31 &+ (l.glyphs.isEmpty ? 1 : 2) }
                 let image: LabelImage
                 if let hit = s.images[key] {
                     image = hit
@@ -231,57 +253,167 @@ final class LabelLayer: Sendable {
     /// under the text. Stroking the glyph outlines instead cost about 0.4 ms a label.
     static func render(_ l: PlacedLabel, scale: Double) -> LabelImage? {
         let st = l.style
-        let halo = st.haloWidth > 0 && st.haloColor.a > 0 ? st.haloWidth + st.haloBlur : 0
+        let hasText = !l.glyphs.isEmpty
+        let halo = hasText && st.haloWidth > 0 && st.haloColor.a > 0 ? st.haloWidth + st.haloBlur : 0
         let pad = halo + 2
-        let x0 = ((l.box.minX - pad) * scale).rounded(.down), y0 = ((l.box.minY - pad) * scale).rounded(.down)
-        let x1 = ((l.box.maxX + pad) * scale).rounded(.up), y1 = ((l.box.maxY + pad) * scale).rounded(.up)
+        let extent = l.extent
+        let x0 = ((extent.minX - pad) * scale).rounded(.down), y0 = ((extent.minY - pad) * scale).rounded(.down)
+        let x1 = ((extent.maxX + pad) * scale).rounded(.up), y1 = ((extent.maxY + pad) * scale).rounded(.up)
         let w = Int32(x1 - x0), h = Int32(y1 - y0)
-        guard w >= 1, h >= 1, w < 4096, h < 4096, let font = LabelFonts.shared.font(st, size: st.size),
-              let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h) else { return nil }
-        defer {
-            cairo_surface_destroy(mask)
-            cairo_scaled_font_destroy(font)
-        }
-        guard cairo_surface_status(mask) == CAIRO_STATUS_SUCCESS, let mcr = cairo_create(mask) else { return nil }
-        cairo_translate(mcr, -x0, -y0)
-        cairo_scale(mcr, scale, scale)
-        cairo_set_scaled_font(mcr, font)
-        if l.isLine {
-            var glyph = cairo_glyph_t()
-            for g in l.glyphs {
-                cairo_save(mcr)
-                cairo_translate(mcr, g.x, g.y)
-                cairo_rotate(mcr, g.angle)
-                glyph.index = UInt(g.index)
-                glyph.x = 0
-                glyph.y = 0
-                cairo_glyph_path(mcr, &glyph, 1)
-                cairo_restore(mcr)
-            }
-            cairo_fill(mcr)
-        } else {
-            var glyphs = l.glyphs.map { cairo_glyph_t(index: UInt($0.index), x: $0.x, y: $0.y) }
-            cairo_show_glyphs(mcr, &glyphs, Int32(glyphs.count))
-        }
-        cairo_destroy(mcr)
-        cairo_surface_flush(mask)
-
+        guard w >= 1, h >= 1, w < 4096, h < 4096 else { return nil }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h) else { return nil }
         let image = LabelImage(surface: surface, dx: x0, dy: y0)
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
         defer { cairo_destroy(cr) }
-        if halo > 0 {
-            // The mask shown at eight whole-pixel offsets around the text: pixman's solid-through-
-            // A8 path, a few microseconds each (growing the mask in Swift took 10 ms a screen).
-            cairo_set_source_rgba(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b, st.haloColor.a)
-            let r = max((halo * scale).rounded(), 1), d = max((halo * scale * 0.7).rounded(), 1)
-            for (ox, oy) in [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d)] {
-                cairo_mask_surface(cr, mask, ox, oy)
+        if let icon = l.icon { drawIcon(icon, into: cr, origin: (x0, y0), scale: scale) }
+        if hasText {
+            guard let font = LabelFonts.shared.font(st, size: st.size), let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h)
+            else { return nil }
+            defer {
+                cairo_surface_destroy(mask)
+                cairo_scaled_font_destroy(font)
             }
+            guard cairo_surface_status(mask) == CAIRO_STATUS_SUCCESS, let mcr = cairo_create(mask) else { return nil }
+            cairo_translate(mcr, -x0, -y0)
+            cairo_scale(mcr, scale, scale)
+            cairo_set_scaled_font(mcr, font)
+            if l.isLine {
+                var glyph = cairo_glyph_t()
+                for g in l.glyphs {
+                    cairo_save(mcr)
+                    cairo_translate(mcr, g.x, g.y)
+                    cairo_rotate(mcr, g.angle)
+                    glyph.index = UInt(g.index)
+                    glyph.x = 0
+                    glyph.y = 0
+                    cairo_glyph_path(mcr, &glyph, 1)
+                    cairo_restore(mcr)
+                }
+                cairo_fill(mcr)
+            } else {
+                var glyphs = l.glyphs.map { cairo_glyph_t(index: UInt($0.index), x: $0.x, y: $0.y) }
+                cairo_show_glyphs(mcr, &glyphs, Int32(glyphs.count))
+            }
+            cairo_destroy(mcr)
+            cairo_surface_flush(mask)
+            if halo > 0 {
+                // The mask shown at eight whole-pixel offsets around the text: pixman's solid-through-
+                // A8 path, a few microseconds each (growing the mask in Swift took 10 ms a screen).
+                cairo_set_source_rgba(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b, st.haloColor.a)
+                let r = max((halo * scale).rounded(), 1), d = max((halo * scale * 0.7).rounded(), 1)
+                for (ox, oy) in [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d)] {
+                    cairo_mask_surface(cr, mask, ox, oy)
+                }
+            }
+            cairo_set_source_rgba(cr, st.color.r, st.color.g, st.color.b, st.color.a)
+            cairo_mask_surface(cr, mask, 0, 0)
         }
-        cairo_set_source_rgba(cr, st.color.r, st.color.g, st.color.b, st.color.a)
-        cairo_mask_surface(cr, mask, 0, 0)
         cairo_surface_flush(surface)
         return image
+    }
+
+    /// The icon's image cut from its sprite sheet (the 2x sheet on a 2x screen), scaled to
+    /// its placed size and turned about the anchor, under the text. `origin` is where the
+    /// label image's top-left lies from the anchor, in device px.
+    static func drawIcon(_ icon: PlacedIcon, into cr: OpaquePointer, origin: (Double, Double), scale: Double) {
+        guard let sprite = icon.style.sprite, let sheet = sprite.sheet(forScale: scale), let cut = sheet.images[icon.style.image],
+              let source = SpriteSheets.shared.surface(sheet.png) else { return }
+        defer { cairo_surface_destroy(source) }
+        let r = icon.rect
+        cairo_save(cr)
+        cairo_translate(cr, -origin.0, -origin.1)
+        cairo_scale(cr, scale, scale)
+        cairo_rotate(cr, icon.style.rotate * Double.pi / 180)
+        cairo_rectangle(cr, r.minX, r.minY, r.maxX - r.minX, r.maxY - r.minY)
+        cairo_clip(cr)
+        // Sheet px to logical px: the cut's own size onto the placed rectangle.
+        cairo_translate(cr, r.minX, r.minY)
+        cairo_scale(cr, (r.maxX - r.minX) / Double(cut.width), (r.maxY - r.minY) / Double(cut.height))
+        if cut.sdf {
+            // Distance-field icons are tinted by `icon-color` (not supported): drawn in black.
+            cairo_set_source_rgb(cr, 0, 0, 0)
+            cairo_mask_surface(cr, source, -Double(cut.x), -Double(cut.y))
+        } else {
+            cairo_set_source_surface(cr, source, -Double(cut.x), -Double(cut.y))
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_paint_with_alpha(cr, icon.style.opacity)
+        }
+        cairo_restore(cr)
+    }
+}
+
+/// Sprite sheet images, loaded once per PNG path through cairo and shared by every thread
+/// (an image surface is only read once made). A sheet that cannot be read is said once on
+/// stderr and left out: its icons are not drawn.
+final class SpriteSheets: Sendable {
+    static let shared = SpriteSheets()
+    /// Surfaces by path (nil: could not be read), each holding one reference.
+    private let sheets = Mutex<[String: UInt?]>([:])
+
+    /// The sheet at `path` with a reference of its own (the caller destroys it), or nil.
+    func surface(_ path: String) -> OpaquePointer? {
+        sheets.withLock { table -> OpaquePointer? in
+            if let hit = table[path] {
+                guard let hit else { return nil }
+                return cairo_surface_reference(OpaquePointer(bitPattern: hit))
+            }
+            guard let s = cairo_image_surface_create_from_png(path) else { table[path] = .some(nil); return nil }
+            guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+                let why = String(cString: cairo_status_to_string(cairo_surface_status(s)))
+                cairo_surface_destroy(s)
+                FileHandle.standardError.write(Data("meridian: sprite \(path): \(why); its icons are left out\n".utf8))
+                table[path] = .some(nil)
+                return nil
+            }
+            table[path] = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(s)))
+            return cairo_surface_reference(s)
+        }
+    }
+
+    /// Images cut out of their sheets for patterns, by sheet and rectangle.
+    private let cuts = Mutex<[String: UInt]>([:])
+
+    /// `cut` of the sheet at `path` as a repeating pattern (the caller destroys it), or nil.
+    func pattern(_ path: String, _ cut: Sprite.Image) -> OpaquePointer? {
+        let key = "\(path)#\(cut.x),\(cut.y),\(cut.width),\(cut.height)"
+        // Held as integers under the lock (cairo's pointers are not `Sendable`).
+        var held = cuts.withLock { table -> UInt? in
+            guard let hit = table[key] else { return nil }
+            cairo_surface_reference(OpaquePointer(bitPattern: hit))
+            return hit
+        }
+        if held == nil {
+            guard let sheet = surface(path) else { return nil }
+            defer { cairo_surface_destroy(sheet) }
+            guard let made = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(cut.width), Int32(cut.height)) else { return nil }
+            guard cairo_surface_status(made) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(made) else {
+                cairo_surface_destroy(made)
+                return nil
+            }
+            cairo_set_source_surface(cr, sheet, -Double(cut.x), -Double(cut.y))
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_paint(cr)
+            cairo_destroy(cr)
+            cairo_surface_flush(made)
+            let mine = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(made)))
+            held = cuts.withLock { table -> UInt in
+                if let raced = table[key] {
+                    cairo_surface_reference(OpaquePointer(bitPattern: raced))
+                    return raced
+                }
+                // The table keeps the reference `made` came with; the caller gets one more.
+                table[key] = mine
+                cairo_surface_reference(OpaquePointer(bitPattern: mine))
+                return mine
+            }
+            if held != mine { cairo_surface_destroy(made) }
+        }
+        let image = held.flatMap { OpaquePointer(bitPattern: $0) }
+        guard let image else { return nil }
+        defer { cairo_surface_destroy(image) }
+        guard let p = cairo_pattern_create_for_surface(image) else { return nil }
+        cairo_pattern_set_extend(p, CAIRO_EXTEND_REPEAT)
+        cairo_pattern_set_filter(p, CAIRO_FILTER_GOOD)
+        return p
     }
 }

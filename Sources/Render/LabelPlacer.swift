@@ -38,6 +38,33 @@ struct PlacedLabel: Sendable {
     /// Degrees, 0 = horizontal: for text along a line the mean glyph angle.
     var angle: Double
     var isLine: Bool
+    /// The sprite icon drawn at the anchor (point labels only); `glyphs` is empty when the
+    /// text gave way and the icon stayed (`text-optional`), or when there is no text.
+    var icon: PlacedIcon? = nil
+
+    /// What is drawn, from the anchor: the text's box and the icon's.
+    var extent: LabelBox { icon.map { glyphs.isEmpty ? $0.box : box.union($0.box) } ?? box }
+
+    /// The label with only its icon (the text could not be placed); `text` still names it.
+    func iconOnly() -> PlacedLabel {
+        var l = self
+        l.glyphs = []
+        if let icon { l.box = icon.box }
+        l.collision = []
+        return l
+    }
+}
+
+/// An icon as placed: where its image goes around the anchor (logical px, before its turn)
+/// and what it covers.
+struct PlacedIcon: Sendable {
+    var style: IconStyle
+    /// The unturned image's rectangle from the anchor (the turn is about the anchor).
+    var rect: LabelBox
+    /// The turned image's axis-aligned box from the anchor.
+    var box: LabelBox
+    /// `box` grown by `icon-padding`: what it keeps others out of.
+    var collision: LabelBox
 }
 
 /// Places the candidates of every visible tile on one screen.
@@ -99,13 +126,36 @@ struct LabelPlacer {
             let repeatDistance = c.spacing * Self.repeatFraction
             if !c.path.isEmpty, let near = lineAnchors[repeatKey],
                near.contains(where: { hypot($0.x - anchor.x, $0.y - anchor.y) < repeatDistance }) { continue }
-            guard let label = layout(c) else { continue }
-            let screenBoxes = label.collision.map { $0.offset(anchor.x, anchor.y) }
+            guard var label = layout(c) else { continue }
             let view = LabelBox(minX: -Self.margin, minY: -Self.margin, maxX: size.width + Self.margin, maxY: size.height + Self.margin)
-            let ink = label.box.offset(anchor.x, anchor.y)
-            guard ink.minX >= view.minX, ink.minY >= view.minY, ink.maxX <= view.maxX, ink.maxY <= view.maxY else { continue }
-            if !c.style.allowOverlap && screenBoxes.contains(where: collides) { continue }
-            if !c.style.ignorePlacement { for b in screenBoxes { insert(b) } }
+            func inView(_ b: LabelBox) -> Bool {
+                let ink = b.offset(anchor.x, anchor.y)
+                return ink.minX >= view.minX && ink.minY >= view.minY && ink.maxX <= view.maxX && ink.maxY <= view.maxY
+            }
+            let hasText = !label.glyphs.isEmpty
+            let screenBoxes = hasText ? label.collision.map { $0.offset(anchor.x, anchor.y) } : []
+            var placeText = hasText && inView(label.box) && (c.style.allowOverlap || !screenBoxes.contains(where: collides))
+            var placeIcon = false
+            if let icon = label.icon {
+                placeIcon = inView(icon.box) && (icon.style.allowOverlap || !collides(icon.collision.offset(anchor.x, anchor.y)))
+                if hasText {
+                    // MapLibre's rule: each part needs the other unless the other is optional.
+                    let iconAlone = c.style.optional, textAlone = icon.style.optional
+                    if !iconAlone && !textAlone {
+                        placeText = placeText && placeIcon
+                        placeIcon = placeText
+                    } else if !textAlone {
+                        placeText = placeText && placeIcon
+                    } else if !iconAlone {
+                        placeIcon = placeIcon && placeText
+                    }
+                }
+            }
+            guard placeText || placeIcon else { continue }
+            if placeText && !c.style.ignorePlacement { for b in screenBoxes { insert(b) } }
+            if placeIcon, let icon = label.icon, !icon.style.ignorePlacement { insert(icon.collision.offset(anchor.x, anchor.y)) }
+            if !placeIcon { label.icon = nil }
+            if !placeText { label = label.iconOnly() }
             if !c.path.isEmpty { lineAnchors[repeatKey, default: []].append(anchor) }
             out.append(label)
         }
@@ -148,20 +198,54 @@ struct LabelPlacer {
     }
 
     private func pointLayout(_ c: LabelCandidate) -> PlacedLabel? {
-        let s = c.shaped, st = c.style
-        // Where the text box's corner sits relative to the anchor.
-        let w = s.width, h = s.height
+        var label = textLayout(c)
+        label.icon = c.icon.flatMap(Self.iconLayout)
+        return label
+    }
+
+    /// Where an icon goes: its image `icon-size` times the sprite's, hung from the anchor by
+    /// `icon-anchor`, moved by `icon-offset` (in px times `icon-size`), turned by
+    /// `icon-rotate` about the anchor. Nil for an empty image.
+    static func iconLayout(_ icon: IconStyle) -> PlacedIcon? {
+        let w = icon.width * icon.size, h = icon.height * icon.size
+        guard w > 0, h > 0, w.isFinite, h.isFinite, w < 4096, h < 4096 else { return nil }
+        var (x, y) = corner(icon.anchor, width: w, height: h)
+        x += icon.offset.x * icon.size
+        y += icon.offset.y * icon.size
+        let rect = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
+        var box = rect
+        if icon.rotate.truncatingRemainder(dividingBy: 360) != 0 {
+            let a = icon.rotate * Double.pi / 180, cs = cos(a), sn = sin(a)
+            let corners = [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)]
+                .map { (x: $0.0 * cs - $0.1 * sn, y: $0.0 * sn + $0.1 * cs) }
+            box = LabelBox(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
+                           maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
+        }
+        return PlacedIcon(style: icon, rect: rect, box: box, collision: box.inset(-icon.padding))
+    }
+
+    /// Where the top-left corner of a `width` x `height` box goes from the anchor, for the
+    /// part of the box `anchor` names to sit on it.
+    static func corner(_ anchor: TextAnchor, width w: Double, height h: Double) -> (x: Double, y: Double) {
         var x = -w / 2, y = -h / 2
-        switch st.anchor {
+        switch anchor {
         case .left, .topLeft, .bottomLeft: x = 0
         case .right, .topRight, .bottomRight: x = -w
         default: break
         }
-        switch st.anchor {
+        switch anchor {
         case .top, .topLeft, .topRight: y = 0
         case .bottom, .bottomLeft, .bottomRight: y = -h
         default: break
         }
+        return (x, y)
+    }
+
+    private func textLayout(_ c: LabelCandidate) -> PlacedLabel {
+        let s = c.shaped, st = c.style
+        // Where the text box's corner sits relative to the anchor.
+        let w = s.width, h = s.height
+        var (x, y) = Self.corner(st.anchor, width: w, height: h)
         x += st.offset.x * st.size
         y += st.offset.y * st.size
         // The text origin is the first baseline's left end: the box starts at (minX, minY).

@@ -21,6 +21,11 @@ struct TilePainter {
     let filler: PolygonFiller?
     /// Features grouped by a property's value, per tile and layer, built on first use.
     private let index = FeatureIndex()
+    /// The drawn tile's top-left in device px of the whole map at its zoom (x · size): sprite
+    /// patterns are laid from the map's origin, so they run on across tile edges.
+    var patternOrigin: (x: Double, y: Double) = (0, 0)
+    /// While a layer with a sort key is drawn, the features of one key at a time.
+    var only: ((VectorFeature) -> Bool)? = nil
 
     mutating func paint(_ tiles: [PlacedTile]) {
         // Nonzero, as the filler does: MVT holes wind against their ring, and overlapping
@@ -34,23 +39,47 @@ struct TilePainter {
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_paint(cr)
         for layer in style.layers {
-            switch layer.kind {
-            case .background(let c):
-                set(c)
-                cairo_paint(cr)
-            case .ground(let c, let source):
-                ground(tiles, source: source, c)
-            case .fill(let paint):
-                fill(tiles, layer, paint)
-            case .line(let paint):
-                line(tiles, layer, paint)
-            case .circle(let paint):
-                circles(tiles, layer, paint)
-            case .symbol:
-                // Placed over the screen by `LabelLayer`, from the candidates the tile's
-                // worker extracted (`LabelExtraction`).
-                break
+            // `*-translate`: the layer's geometry moved by whole logical px.
+            var tiles = tiles
+            if let t = layer.translate {
+                for k in tiles.indices {
+                    tiles[k].placement.offsetX += t.x * scale
+                    tiles[k].placement.offsetY += t.y * scale
+                }
             }
+            guard let key = layer.sortKey else {
+                draw(layer, tiles)
+                continue
+            }
+            // Ascending key within the layer: one round per key value, each the whole layer's
+            // drawing (batched by paint) over that key's features.
+            var keys = Set<Double>()
+            features(tiles, layer) { f, _, _ in keys.insert(key.value(f)) }
+            for k in keys.sorted() {
+                only = { key.value($0) == k }
+                draw(layer, tiles)
+            }
+            only = nil
+        }
+    }
+
+    private func draw(_ layer: DrawLayer, _ tiles: [PlacedTile]) {
+        switch layer.kind {
+        case .background(let c):
+            set(c)
+            cairo_paint(cr)
+        case .ground(let c, let source):
+            ground(tiles, source: source, c)
+        case .fill(let paint):
+            fill(tiles, layer, paint)
+        case .line(let paint):
+            line(tiles, layer, paint)
+        case .circle(let paint):
+            circles(tiles, layer, paint)
+        case .symbol:
+            // Placed over the screen by `LabelLayer`, from the candidates the tile's
+            // worker extracted (`LabelExtraction`).
+            break
         }
     }
 
@@ -71,9 +100,11 @@ struct TilePainter {
                 var picked: [Int] = []
                 for v in pre.values { picked += groups[v] ?? [] }
                 if pre.values.count > 1 { picked.sort() }
-                for i in picked where layer.matches(l.features[i]) { body(l.features[i], placed.placement, extent) }
+                for i in picked where layer.matches(l.features[i]) && only?(l.features[i]) != false {
+                    body(l.features[i], placed.placement, extent)
+                }
             } else {
-                for f in l.features where layer.matches(f) { body(f, placed.placement, extent) }
+                for f in l.features where layer.matches(f) && only?(f) != false { body(f, placed.placement, extent) }
             }
         }
     }
@@ -95,7 +126,14 @@ struct TilePainter {
     }
 
     private func fill(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: FillPaint) {
-        if let c = paint.color.constant {
+        if let pattern = paint.pattern {
+            patternPasses(tiles, layer, pattern) { f, p, extent in
+                guard f.type == .polygon else { return false }
+                var any = false
+                for ring in f.parts { any = appendPart(ring, p, extent: extent, closed: true, margin: 0) || any }
+                return any
+            } draw: { cairo_fill(cr) }
+        } else if let c = paint.color.constant {
             guard c.a > 0 else { return }
             fillPass(tiles, layer, c) { _ in true }
         } else {
@@ -148,22 +186,94 @@ struct TilePainter {
         }
     }
 
+    /// A sprite pattern's passes: one per image the layer's features name, each adding the
+    /// features' paths (`add` says whether it added any) and filling or stroking them
+    /// (`draw`) with the image repeated from the map's origin. Images the sprite lacks draw nothing.
+    private func patternPasses(_ tiles: [PlacedTile], _ layer: DrawLayer, _ pattern: SpritePattern,
+                               add: (VectorFeature, TilePlacement, Double) -> Bool, draw: () -> Void) {
+        var names: [String] = []
+        if let c = pattern.image.constant {
+            names = [c]
+        } else {
+            var seen = Set<String>()
+            features(tiles, layer) { f, _, _ in
+                let n = pattern.image.value(f)
+                if seen.insert(n).inserted { names.append(n) }
+            }
+        }
+        let opacity = pattern.opacity.constant
+        for name in names {
+            guard let sheet = pattern.sprite.sheet(forScale: scale), let cut = sheet.images[name],
+                  let source = SpriteSheets.shared.pattern(sheet.png, cut) else { continue }
+            defer { cairo_pattern_destroy(source) }
+            // Pattern px per device px; the tile's place on the map's whole grid of repeats.
+            let ratio = cut.pixelRatio / scale
+            var m = cairo_matrix_t()
+            cairo_matrix_init_scale(&m, ratio, ratio)
+            // Reduced to one repeat: pixman's fixed-point transforms cannot hold a deep zoom's offsets.
+            let pw = Double(cut.width) / ratio, ph = Double(cut.height) / ratio
+            cairo_matrix_translate(&m, patternOrigin.x.truncatingRemainder(dividingBy: pw), patternOrigin.y.truncatingRemainder(dividingBy: ph))
+            cairo_pattern_set_matrix(source, &m)
+            var any = false
+            features(tiles, layer) { f, p, extent in
+                guard pattern.image.constant != nil || pattern.image.value(f) == name else { return }
+                any = add(f, p, extent) || any
+            }
+            guard any else { continue }
+            cairo_set_source(cr, source)
+            if let opacity, opacity < 1 {
+                cairo_push_group(cr)
+                cairo_set_source(cr, source)
+                draw()
+                cairo_pop_group_to_source(cr)
+                cairo_paint_with_alpha(cr, max(opacity, 0))
+            } else {
+                draw()
+            }
+        }
+    }
+
     struct LineKey: Hashable {
         var color: StyleColor
         var width: Double
         var offset: Double
+        var gap: Double = 0
     }
 
     private func line(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: LinePaint) {
-        if let c = paint.color.constant, let w = paint.width.constant, let o = paint.offset.constant {
+        if let pattern = paint.pattern {
+            // Lines of one width at a time, stroked with the image.
+            var widths: [Double] = []
+            features(tiles, layer) { f, _, _ in
+                let w = paint.width.value(f)
+                if f.type != .point, w > 0, !widths.contains(w) { widths.append(w) }
+            }
+            for w in widths {
+                patternPasses(tiles, layer, pattern) { f, p, extent in
+                    guard f.type != .point, paint.width.value(f) == w else { return false }
+                    var any = false
+                    for part in f.parts { any = appendPart(part, p, extent: extent, closed: f.type == .polygon, margin: w * scale) || any }
+                    return any
+                } draw: {
+                    cairo_set_line_width(cr, w * scale)
+                    cairo_set_line_cap(cr, paint.cap == .round ? CAIRO_LINE_CAP_ROUND : paint.cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
+                    cairo_set_line_join(cr, paint.join == .round ? CAIRO_LINE_JOIN_ROUND : paint.join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
+                    cairo_stroke(cr)
+                }
+            }
+            return
+        }
+        if let c = paint.color.constant, let w = paint.width.constant, let o = paint.offset.constant, let g = paint.gapWidth.constant {
             guard c.a > 0, w > 0 else { return }
-            strokePass(tiles, layer, closed: false, key: LineKey(color: c, width: w, offset: o), dash: paint.dash,
+            strokePass(tiles, layer, closed: false, key: LineKey(color: c, width: w, offset: o, gap: g), dash: paint.dash,
                        cap: paint.cap, join: paint.join) { _ in true }
             return
         }
         var keys: [LineKey] = []
         var seen = Set<LineKey>()
-        let key = { (f: VectorFeature) in LineKey(color: paint.color.value(f), width: paint.width.value(f), offset: paint.offset.value(f)) }
+        let key = { (f: VectorFeature) in
+            LineKey(color: paint.color.value(f), width: paint.width.value(f), offset: paint.offset.value(f), gap: paint.gapWidth.value(f))
+        }
         features(tiles, layer) { f, _, _ in
             guard f.type != .point else { return }
             let k = key(f)
@@ -180,7 +290,8 @@ struct TilePainter {
                             cap: LineCap, join: LineJoin, where keep: (VectorFeature) -> Bool) {
         let w = key.width * scale
         let offset = key.offset.isFinite ? key.offset * scale : 0
-        if dash == nil && offset == 0 && w <= Self.hairlineWidth {
+        let gap = key.gap.isFinite && key.gap > 0 ? key.gap * scale : 0
+        if dash == nil && offset == 0 && gap == 0 && w <= Self.hairlineWidth {
             hairlines(tiles, layer, key.color, width: w, where: keep)
             return
         }
@@ -188,7 +299,13 @@ struct TilePainter {
         features(tiles, layer) { f, p, extent in
             guard f.type == .lineString || f.type == .polygon, keep(f) else { return }
             for part in f.parts {
-                if offset == 0 {
+                if gap > 0 {
+                    // `line-gap-width`: two lines, each `w` wide, either side of the gap.
+                    let side = (gap + w) / 2
+                    for o in [offset + side, offset - side] {
+                        any = appendOffsetPart(part, p, extent: extent, offset: o, margin: w + abs(o)) || any
+                    }
+                } else if offset == 0 {
                     any = appendPart(part, p, extent: extent, closed: f.type == .polygon, margin: w) || any
                 } else {
                     any = appendOffsetPart(part, p, extent: extent, offset: offset, margin: w + abs(offset)) || any

@@ -187,10 +187,12 @@ public struct TileRasterizer: Sendable {
         defer { cairo_destroy(cr) }
         if fillsWithCairo {
             var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: nil)
+            painter.patternOrigin = (Double(tile.x) * Double(size), Double(tile.y) * Double(size))
             painter.paint(layers)
         } else {
             PolygonFiller.withFiller(width: size, height: size) { filler in
                 var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: filler)
+                painter.patternOrigin = (Double(tile.x) * Double(size), Double(tile.y) * Double(size))
                 painter.paint(layers)
             }
         }

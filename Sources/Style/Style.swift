@@ -46,6 +46,8 @@ public struct StyleLayer: Sendable {
     /// city's own ground hides the world's coarse coastline under it (set when styles are
     /// layered, see `Style.layered`).
     public var groundOfSource: String?
+    /// The style's sprite, for `icon-image`, `fill-pattern` and `line-pattern` (nil: none).
+    public var sprite: Sprite? = nil
 }
 
 /// A MapLibre style, parsed and checked; `at(zoom:)` compiles it for one zoom.
@@ -116,6 +118,12 @@ public final class Style: Sendable {
                 if type != "vector" { notes.append("source '\(id)': type '\(type)' is not supported; its layers are skipped") }
             }
         }
+        var sprite: Sprite?
+        if let value = root["sprite"], value != .null {
+            let loaded = Sprite.load(value, stylePath: path)
+            sprite = loaded.sprite
+            if let note = loaded.note { notes.append(note) }
+        }
         var layers: [StyleLayer] = []
         var ids = Set<String>()
         for (k, l) in layersJSON.enumerated() {
@@ -169,10 +177,8 @@ public final class Style: Sendable {
             }
             layers.append(StyleLayer(id: id, type: type, source: source, sourceLayer: l["source-layer"]?.string,
                                      minZoom: l["minzoom"]?.number ?? 0, maxZoom: l["maxzoom"]?.number ?? 24,
-                                     visible: visible, filter: filter, paint: paint, layout: layout, groundOfSource: nil))
-        }
-        if let sprite = root["sprite"], sprite != .null {
-            notes.append("sprite: icons are not drawn yet; icon-image is left out")
+                                     visible: visible, filter: filter, paint: paint, layout: layout, groundOfSource: nil,
+                                     sprite: sprite))
         }
         return Style(name: path, schema: schema, sources: sources, layers: layers, notes: notes)
     }
@@ -251,7 +257,9 @@ let propertySpecs: [String: PropertySpec] = {
     add(["fill-opacity"], [.fill], .number)
     add(["fill-antialias"], [.fill], .bool)
     add(["fill-sort-key"], [.fill], .number)
-    add(["fill-pattern", "fill-translate", "fill-translate-anchor"], [.fill], .array, supported: false)
+    add(["fill-pattern"], [.fill], .tokens)
+    add(["fill-translate"], [.fill], .array)
+    add(["fill-translate-anchor"], [.fill], .string)
     add(["fill-extrusion-color"], [.fillExtrusion], .color)
     add(["fill-extrusion-opacity"], [.fillExtrusion], .number)
     // Drawn flat: height and base are known and deliberately unused.
@@ -263,23 +271,28 @@ let propertySpecs: [String: PropertySpec] = {
     add(["line-dasharray"], [.line], .array)
     add(["line-cap", "line-join"], [.line], .string)
     add(["line-blur"], [.line], .number)
-    add(["line-gap-width"], [.line], .number, supported: false)
-    add(["line-pattern", "line-translate", "line-translate-anchor", "line-gradient"], [.line], .array, supported: false)
+    add(["line-gap-width"], [.line], .number)
+    add(["line-pattern"], [.line], .tokens)
+    add(["line-translate"], [.line], .array)
+    add(["line-translate-anchor"], [.line], .string)
+    add(["line-gradient"], [.line], .array, supported: false)
     add(["circle-color", "circle-stroke-color"], [.circle], .color)
     add(["circle-radius", "circle-opacity", "circle-stroke-width", "circle-stroke-opacity", "circle-sort-key"], [.circle], .number)
     add(["circle-blur"], [.circle], .number)
-    add(["circle-translate", "circle-translate-anchor", "circle-pitch-scale", "circle-pitch-alignment"], [.circle], .array, supported: false)
+    add(["circle-translate"], [.circle], .array)
+    add(["circle-translate-anchor"], [.circle], .string)
+    add(["circle-pitch-scale", "circle-pitch-alignment"], [.circle], .array, supported: false)
     add(["text-color", "text-halo-color"], [.symbol], .color)
     add(["text-opacity", "text-halo-width", "text-halo-blur", "text-size", "text-max-width", "text-letter-spacing",
          "text-line-height", "text-rotate", "text-padding", "text-max-angle", "symbol-spacing", "symbol-sort-key",
-         "icon-size", "icon-opacity"], [.symbol], .number)
+         "icon-size", "icon-opacity", "icon-rotate", "icon-padding"], [.symbol], .number)
     add(["text-field", "icon-image"], [.symbol], .tokens)
     add(["text-font", "text-offset", "icon-offset", "text-variable-anchor"], [.symbol], .array)
     add(["text-transform", "text-anchor", "text-justify", "symbol-placement", "icon-anchor", "symbol-z-order",
          "text-rotation-alignment", "text-pitch-alignment", "icon-rotation-alignment", "icon-pitch-alignment"], [.symbol], .string)
     add(["text-allow-overlap", "text-ignore-placement", "text-optional", "text-keep-upright", "icon-allow-overlap",
          "icon-ignore-placement", "icon-optional", "symbol-avoid-edges"], [.symbol], .bool)
-    add(["icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "icon-rotate", "icon-padding",
+    add(["icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur",
          "icon-text-fit", "icon-text-fit-padding", "icon-keep-upright", "text-translate", "text-translate-anchor",
          "icon-translate", "icon-translate-anchor", "text-writing-mode", "text-radial-offset", "text-variable-anchor-offset"],
         [.symbol], .array, supported: false)

@@ -30,6 +30,22 @@ public struct SymbolLayout: Sendable {
     let sortKey: Prop<Double>?
     /// `text-font` mapped once when it does not depend on the feature (nearly always).
     let constantFont: (families: [String], bold: Bool, italic: Bool)?
+    /// The icon properties, when the layer has an `icon-image` and the style a sprite.
+    let icon: IconLayout?
+
+    struct IconLayout: Sendable {
+        let sprite: Sprite
+        let image: Prop<String>
+        let size: Prop<Double>
+        let anchor: Prop<String>
+        let offset: Prop<[Double]>
+        let rotate: Prop<Double>
+        let opacity: Prop<Double>
+        let padding: Prop<Double>
+        let allowOverlap: Bool
+        let ignorePlacement: Bool
+        let optional: Bool
+    }
 
     init(layer l: StyleLayer, index: Int, zoom z: Double) {
         layerID = l.id
@@ -62,6 +78,46 @@ public struct SymbolLayout: Sendable {
         spacing = Prop(e("symbol-spacing"), zoom: z, default: 250, toNumber).constant ?? 250
         sortKey = e("symbol-sort-key").map { Prop($0, zoom: z, default: 0, toNumber) }
         constantFont = font.constant.map(Self.families)
+        if let sprite = l.sprite, let image = e("icon-image") {
+            icon = IconLayout(sprite: sprite, image: Prop(image, zoom: z, default: "", toString),
+                              size: Prop(e("icon-size"), zoom: z, default: 1, toNumber),
+                              anchor: Prop(e("icon-anchor"), zoom: z, default: "center", toString),
+                              offset: Prop(e("icon-offset"), zoom: z, default: [0, 0], toNumbers),
+                              rotate: Prop(e("icon-rotate"), zoom: z, default: 0, toNumber),
+                              opacity: Prop(e("icon-opacity"), zoom: z, default: 1, toNumber),
+                              padding: Prop(e("icon-padding"), zoom: z, default: 2, toNumber),
+                              allowOverlap: flag("icon-allow-overlap", false), ignorePlacement: flag("icon-ignore-placement", false),
+                              optional: flag("icon-optional", false))
+        } else {
+            icon = nil
+        }
+    }
+
+    /// `f`'s icon: the image `icon-image` names when the sprite has it (a name it lacks
+    /// leaves the text alone, as MapLibre does), with its properties.
+    func icon(_ f: VectorFeature) -> IconStyle? {
+        guard let l = icon else { return nil }
+        let name = l.image.value(f)
+        guard !name.isEmpty, let image = l.sprite.image(name) else { return nil }
+        var s = IconStyle(image: name)
+        s.sprite = l.sprite
+        s.width = image.logicalWidth
+        s.height = image.logicalHeight
+        let size = l.size.value(f)
+        s.size = size.isFinite ? max(size, 0) : 1
+        s.anchor = TextAnchor(rawValue: l.anchor.value(f)) ?? .center
+        let o = l.offset.value(f)
+        s.offset = (o.count > 0 && o[0].isFinite ? o[0] : 0, o.count > 1 && o[1].isFinite ? o[1] : 0)
+        let r = l.rotate.value(f)
+        s.rotate = r.isFinite ? r : 0
+        let a = l.opacity.value(f)
+        s.opacity = a.isFinite ? min(max(a, 0), 1) : 1
+        let p = l.padding.value(f)
+        s.padding = p.isFinite ? p : 2
+        s.allowOverlap = l.allowOverlap
+        s.ignorePlacement = l.ignorePlacement
+        s.optional = l.optional
+        return s
     }
 
     /// Fontconfig families (in order, no repeats) and the first font's weight and slant.
@@ -84,7 +140,9 @@ public struct SymbolLayout: Sendable {
         case "lowercase": text = text.lowercased()
         default: break
         }
-        guard !text.isEmpty else { return }
+        // Icons are placed at points only (not along lines).
+        let icon = placement == .point ? icon(f) : nil
+        guard !text.isEmpty || icon != nil else { return }
         var style = TextStyle()
         (style.fontFamilies, style.bold, style.italic) = constantFont ?? Self.families(font.value(f))
         style.size = size.value(f)
@@ -108,7 +166,7 @@ public struct SymbolLayout: Sendable {
         style.keepUpright = keepUpright
         let key = sortKey?.value(f)
         func emit(_ g: SymbolGeometry) {
-            out.append(SymbolFeature(layerID: layerID, layerIndex: index, text: text, textStyle: style, placement: placement,
+            out.append(SymbolFeature(layerID: layerID, layerIndex: index, text: text, textStyle: style, icon: icon, placement: placement,
                                      spacing: spacing, sortKey: key, featureIndex: featureIndex, featureID: f.id,
                                      geometry: g, extent: extent))
         }

@@ -102,14 +102,28 @@ public struct IconStyle: Sendable, Equatable {
     /// `icon-size`, a factor of the sprite image's size.
     public var size: Double = 1
     public var anchor: TextAnchor = .center
-    /// `icon-offset`, px.
+    /// `icon-offset`, px (times `icon-size`, as the spec says).
     public var offset: (x: Double, y: Double) = (0, 0)
     public var allowOverlap = false
     public var optional = false
+    /// `icon-rotate`, degrees clockwise.
+    public var rotate: Double = 0
+    /// `icon-opacity`, 0…1.
+    public var opacity: Double = 1
+    /// `icon-ignore-placement`: others may be placed over this icon.
+    public var ignorePlacement = false
+    /// `icon-padding`, px added around the icon's collision box.
+    public var padding: Double = 2
+    /// The sprite the image is cut from, and the image's size in logical px (at `size` 1).
+    public var sprite: Sprite?
+    public var width: Double = 0
+    public var height: Double = 0
     public init(image: String) { self.image = image }
     public static func == (a: IconStyle, b: IconStyle) -> Bool {
         a.image == b.image && a.size == b.size && a.anchor == b.anchor && a.offset.x == b.offset.x
             && a.offset.y == b.offset.y && a.allowOverlap == b.allowOverlap && a.optional == b.optional
+            && a.rotate == b.rotate && a.opacity == b.opacity && a.ignorePlacement == b.ignorePlacement
+            && a.padding == b.padding && a.sprite === b.sprite && a.width == b.width && a.height == b.height
     }
 }
 
@@ -127,11 +141,12 @@ public enum SymbolGeometry: Sendable, Equatable {
 public struct SymbolFeature: Sendable, Equatable {
     /// The style layer's `id` (the state dump's `map.labels[].layer`).
     public var layerID: String
-    /// The layer's position in the style; later layers draw on top and, at equal sort key,
-    /// are placed after earlier ones (MapLibre places in layer order, then by sort key).
+    /// The layer's position in the style. Later layers draw on top and are placed first, as
+    /// MapLibre places symbol layers from the top of the style down; within a layer by sort
+    /// key, then feature order.
     public var layerIndex: Int
-    /// Resolved text (`text-field` evaluated, `text-transform` applied); may be empty when the
-    /// symbol is an icon alone.
+    /// Resolved text (`text-field` evaluated, `text-transform` applied); empty when the
+    /// symbol is an icon alone (then `icon` is set).
     public var text: String
     public var textStyle: TextStyle
     public var icon: IconStyle?

@@ -54,6 +54,16 @@ public struct FillPaint: Sendable {
     public let color: Prop<StyleColor>
     /// Drawn only when the style sets `fill-outline-color`.
     public let outline: Prop<StyleColor>?
+    /// `fill-pattern`: a sprite image repeated over the polygon instead of the colour.
+    public var pattern: SpritePattern? = nil
+}
+
+/// A `fill-pattern` or `line-pattern`: the image name per feature and the sprite it is in.
+public struct SpritePattern: Sendable {
+    public let sprite: Sprite
+    public let image: Prop<String>
+    /// `fill-opacity` or `line-opacity`.
+    public let opacity: Prop<Double>
 }
 
 public struct LinePaint: Sendable {
@@ -66,6 +76,11 @@ public struct LinePaint: Sendable {
     public let cap: LineCap
     public let join: LineJoin
     public let miterLimit: Double
+    /// `line-gap-width`: when above 0 the line is drawn as two lines of `width`, this far
+    /// apart (a casing around the gap), logical px.
+    public var gapWidth: Prop<Double> = Prop(nil, zoom: 0, default: 0, toNumber)
+    /// `line-pattern`: a sprite image repeated along the line's stroke instead of the colour.
+    public var pattern: SpritePattern? = nil
 }
 
 public struct CirclePaint: Sendable {
@@ -92,6 +107,12 @@ public struct DrawLayer: Sendable {
     public let source: String?
     public let sourceLayer: String?
     public let kind: Kind
+    /// `fill-sort-key`, `line-sort-key` or `circle-sort-key` when it varies by feature:
+    /// features are drawn in ascending key within the layer.
+    public var sortKey: Prop<Double>? = nil
+    /// `fill-translate`, `line-translate` or `circle-translate`, logical px (x right, y down).
+    /// `viewport` anchoring is drawn as `map` (tiles are drawn north-up).
+    public var translate: (x: Double, y: Double)? = nil
     let filter: Expr?
     /// A condition every feature the filter passes meets: property `key` is one of `values`
     /// (from a top-level `in`, `==` or `match`-free `all` of them). A painter may visit only
@@ -131,6 +152,10 @@ public struct ZoomStyle: Sendable {
             }
             let filter = l.filter.map { $0.specialized(zoom: z) }
             if case .literal(let v)? = filter, !v.truthy { continue }
+            func pattern(_ name: String, opacity: String) -> SpritePattern? {
+                guard let sprite = l.sprite, let e = l.paint[name] else { return nil }
+                return SpritePattern(sprite: sprite, image: Prop(e, zoom: z, default: "", toString), opacity: num(opacity, 1))
+            }
             let kind: DrawLayer.Kind
             switch l.type {
             case .background:
@@ -143,15 +168,20 @@ public struct ZoomStyle: Sendable {
                 let prefix = l.type == .fill ? "fill" : "fill-extrusion"
                 let color = Self.withOpacity(col("\(prefix)-color", .black), num("\(prefix)-opacity", 1))
                 let outline = l.paint["fill-outline-color"] != nil ? Self.withOpacity(col("fill-outline-color", .black), num("fill-opacity", 1)) : nil
-                kind = .fill(FillPaint(color: color, outline: outline))
+                var fill = FillPaint(color: color, outline: outline)
+                if l.type == .fill { fill.pattern = pattern("fill-pattern", opacity: "fill-opacity") }
+                kind = .fill(fill)
             case .line:
                 let dash = Prop(l.paint["line-dasharray"], zoom: z, default: [], toNumbers).constant ?? []
-                kind = .line(LinePaint(color: Self.withOpacity(col("line-color", .black), num("line-opacity", 1)),
-                                       width: num("line-width", 1), offset: num("line-offset", 0),
-                                       dash: dash.isEmpty || dash.allSatisfy({ $0 == 0 }) ? nil : dash,
-                                       cap: LineCap(rawValue: str("line-cap", "butt")) ?? .butt,
-                                       join: LineJoin(rawValue: str("line-join", "miter")) ?? .miter,
-                                       miterLimit: num("line-miter-limit", 2).constant ?? 2))
+                var line = LinePaint(color: Self.withOpacity(col("line-color", .black), num("line-opacity", 1)),
+                                     width: num("line-width", 1), offset: num("line-offset", 0),
+                                     dash: dash.isEmpty || dash.allSatisfy({ $0 == 0 }) ? nil : dash,
+                                     cap: LineCap(rawValue: str("line-cap", "butt")) ?? .butt,
+                                     join: LineJoin(rawValue: str("line-join", "miter")) ?? .miter,
+                                     miterLimit: num("line-miter-limit", 2).constant ?? 2)
+                line.gapWidth = num("line-gap-width", 0)
+                line.pattern = pattern("line-pattern", opacity: "line-opacity")
+                kind = .line(line)
             case .circle:
                 kind = .circle(CirclePaint(color: Self.withOpacity(col("circle-color", .black), num("circle-opacity", 1)),
                                            radius: num("circle-radius", 5),
@@ -162,8 +192,20 @@ public struct ZoomStyle: Sendable {
             case .raster, .hillshade, .heatmap:
                 continue
             }
-            out.append(DrawLayer(id: l.id, index: index, source: l.source, sourceLayer: l.sourceLayer, kind: kind, filter: filter,
-                                 prefilter: filter.flatMap(Self.prefilter)))
+            var layer = DrawLayer(id: l.id, index: index, source: l.source, sourceLayer: l.sourceLayer, kind: kind, filter: filter,
+                                  prefilter: filter.flatMap(Self.prefilter))
+            let prefix: String? = [.fill: "fill", .line: "line", .circle: "circle"][l.type]
+            if let prefix {
+                if let e = l.layout["\(prefix)-sort-key"] ?? l.paint["\(prefix)-sort-key"] {
+                    let key = Prop(e, zoom: z, default: 0, toNumber)
+                    if key.constant == nil { layer.sortKey = key }
+                }
+                if let t = Prop(l.paint["\(prefix)-translate"], zoom: z, default: [0, 0], toNumbers).constant,
+                   t.count == 2, t[0].isFinite, t[1].isFinite, t[0] != 0 || t[1] != 0 {
+                    layer.translate = (t[0], t[1])
+                }
+            }
+            out.append(layer)
         }
         layers = out
         background = out.lazy.compactMap { if case .background(let c) = $0.kind { return c }; return nil }.first ?? .white

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Vector tiles from an MBTiles file (SQLite holding gzip'd Mapbox Vector Tiles), read-only.
@@ -70,6 +73,31 @@ public final class MBTilesSource: TileFile {
                 throw TileError(file: path, kind: .corrupt(error.message))
             }
         }
+    }
+
+    /// The area the stored tiles cover: the box around the tiles of the deepest zoom that
+    /// spans at most 256 columns (a city: its maximum zoom). For files whose metadata has no
+    /// `bounds`; nil for a file without tiles or when the file cannot be read.
+    public func coveredBounds() -> MBTilesMetadata.Bounds? {
+        let scans = lookupsScanTable
+        var z = maxZoom
+        while z >= minZoom {
+            let found = try? database.withLock { query throws(SQLiteFailure) in try query.tileExtent(zoom: z, maxColumns: 256, scans: scans) }
+            switch found {
+            case nil:
+                return nil
+            case .tiles(let minX, let maxX, let minRow, let maxRow)?:
+                let n = Double(Int64(1) << Int64(z))
+                func lat(_ y: Double) -> Double { atan(sinh(Double.pi * (1 - 2 * y / n))) * 180 / Double.pi }
+                // TMS rows count from the south.
+                let top = n - 1 - Double(maxRow), bottom = n - 1 - Double(minRow)
+                return MBTilesMetadata.Bounds(west: Double(minX) / n * 360 - 180, south: lat(bottom + 1),
+                                              east: Double(maxX + 1) / n * 360 - 180, north: lat(top))
+            case .none?, .tooWide?:
+                z -= 1
+            }
+        }
+        return nil
     }
 
     /// Reads, inflates and decodes the stored tile `id`.

@@ -96,6 +96,44 @@ final class TileQuery {
         return lookup.bytes(0)
     }
 
+    enum TileExtent {
+        case none
+        case tooWide
+        case tiles(minX: Int64, maxX: Int64, minRow: Int64, maxRow: Int64)
+    }
+
+    /// The columns and TMS rows the tiles stored at `zoom` span (`tooWide` past
+    /// `maxColumns` columns, when the index is used). With the tiles
+    /// index every answer is an index lookup (the min and max column, then each column's
+    /// min and max row), so it costs the same for a city and a planet; without the index,
+    /// one scan.
+    func tileExtent(zoom: Int, maxColumns: Int, scans: Bool) throws(SQLiteFailure) -> TileExtent {
+        func one(_ sql: String, _ binds: [Int64]) throws(SQLiteFailure) -> Int64? {
+            let q = try connection.prepare(sql)
+            for (k, v) in binds.enumerated() { try q.bind(v, at: Int32(k + 1)) }
+            guard try q.step(), !q.isNull(0) else { return nil }
+            return q.int64(0)
+        }
+        let z = Int64(zoom)
+        if scans {
+            let q = try connection.prepare(
+                "SELECT min(tile_column), max(tile_column), min(tile_row), max(tile_row) FROM tiles WHERE zoom_level = ?")
+            try q.bind(z, at: 1)
+            guard try q.step(), !q.isNull(0) else { return .none }
+            return .tiles(minX: q.int64(0), maxX: q.int64(1), minRow: q.int64(2), maxRow: q.int64(3))
+        }
+        guard let minX = try one("SELECT min(tile_column) FROM tiles WHERE zoom_level = ?", [z]),
+              let maxX = try one("SELECT max(tile_column) FROM tiles WHERE zoom_level = ?", [z]) else { return .none }
+        guard maxX - minX < Int64(maxColumns) else { return .tooWide }
+        var minRow = Int64.max, maxRow = Int64.min
+        for x in minX...maxX {
+            if let r = try one("SELECT min(tile_row) FROM tiles WHERE zoom_level = ? AND tile_column = ?", [z, x]) { minRow = min(minRow, r) }
+            if let r = try one("SELECT max(tile_row) FROM tiles WHERE zoom_level = ? AND tile_column = ?", [z, x]) { maxRow = max(maxRow, r) }
+        }
+        guard minRow <= maxRow else { return .none }
+        return .tiles(minX: minX, maxX: maxX, minRow: minRow, maxRow: maxRow)
+    }
+
     /// Every stored tile's address (XYZ), in zoom, column, XYZ row order; rows outside the
     /// zoom's grid (buffer tiles some tools write) are left out.
     func allTileIDs() throws(SQLiteFailure) -> [TileID] {

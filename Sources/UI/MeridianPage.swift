@@ -26,10 +26,14 @@ public final class MeridianPage {
     let list: PlacesList
     var focus = PageFocus()
     public let gestures: GestureSystem
+    /// Adding, renaming and deleting places (PlaceEditing.swift).
+    public let editing: PlaceEditing
 
     public internal(set) var log: [LogEntry] = []
     /// The single tap the user made last on the map, shown as a callout until `calloutUntil`.
-    public internal(set) var callout: (coordinate: Coordinate, until: Double)?
+    public internal(set) var callout: (coordinate: Coordinate, until: Double)? {
+        didSet { layoutEditing() }
+    }
     /// "Use two fingers to move the map" is shown until this time.
     public internal(set) var hintUntil: Double?
     public let showHitAreas: Bool
@@ -145,10 +149,17 @@ public final class MeridianPage {
         window.addChild(scroller.view)
         scroller.view.addChild(viewport.view)
         for row in list.rows { scroller.view.addChild(row) }
+        editing = PlaceEditing(places: places)
         graph = PageGestureGraph(page: scroller.view, map: viewport.view, pins: viewport.pins,
-                                 targets: viewport.buttons + list.rows)
+                                 targets: viewport.buttons + list.rows + editing.targets)
         scroller.onScroll = { [unowned self] in invalidate() }
-        viewport.onChange = { [unowned self] in invalidateMap() }
+        // The callout's "Add place here" follows the camera; the row controls, the selection.
+        viewport.onChange = { [unowned self] in
+            layoutEditing()
+            invalidateMap()
+        }
+        list.onSelect = { [unowned self] in layoutEditing() }
+        attachEditingViews()
         wireGestures()
     }
 
@@ -172,6 +183,7 @@ public final class MeridianPage {
         scroller.contentHeight = layout.contentHeight(rows: list.places.count)
         viewport.apply(layout)
         list.apply(layout)
+        layoutEditing()
         scroller.clamp()
         invalidate()
     }
@@ -221,7 +233,7 @@ public final class MeridianPage {
 
     /// The next time something happens without input: a gesture timer, the hint or callout going away.
     public var nextDeadline: Double? {
-        [gestures.nextDeadline, hintUntil, callout?.until].compactMap { $0 }.min()
+        [gestures.nextDeadline, hintUntil, callout?.until, editing.undoUntil].compactMap { $0 }.min()
     }
 
     /// Runs timers and animations up to `time`.
@@ -237,6 +249,7 @@ public final class MeridianPage {
             callout = nil
             invalidateMap()
         }
+        advanceEditing()
     }
 
     public func handle(_ frame: InputFrame) {
@@ -248,7 +261,10 @@ public final class MeridianPage {
                 invalidate()
             }
             for change in f.changes {
-                if case .down(let id, let p) = change { catchMotion(touchID: id, at: p) }
+                if case .down(let id, let p) = change {
+                    catchMotion(touchID: id, at: p)
+                    editingPointerDown(at: p)
+                }
             }
             gestures.handle(frame)
             startPendingMapFling()
@@ -264,7 +280,10 @@ public final class MeridianPage {
             if let p = f.entered ?? f.moved { pointerPosition = p }
             if f.left { pointerPosition = nil }
             let press = f.buttons.contains { $0.button == .left && $0.pressed }
-            if press, let p = pointerPosition { catchMotion(touchID: -1, at: p) }
+            if press, let p = pointerPosition {
+                catchMotion(touchID: -1, at: p)
+                editingPointerDown(at: p)
+            }
             gestures.handle(frame)
             if !caughtTouchIDs.isEmpty, f.left || f.buttons.contains(where: { $0.button == .left && !$0.pressed }) {
                 caughtTouchIDs.remove(-1)
@@ -272,7 +291,9 @@ public final class MeridianPage {
             handleScroll(f)
             handleRightDrag(f)
         case .key(let k):
-            handleKey(k)
+            if !handleEditingKey(k) { handleKey(k) }
+        case .textInput(_, let e):
+            handleTextInput(e)
         case .keyboardFocus(_, let entered):
             // Focus gone: no key or modifier is held any more (Ctrl+wheel stops zooming).
             if !entered { modifiers = [] }

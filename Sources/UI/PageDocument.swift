@@ -29,6 +29,7 @@ extension MeridianPage {
     /// Puts the page back where the user left it: the scroll (clamped to the page) and the
     /// selected place, if it still exists. The camera comes through `Configuration`.
     public func restoreView(scrollY: Double, selectedPlace: String?) {
+        scroller.set(scrollY)
         scroller.clamp()
         if let id = selectedPlace, list.place(id) != nil { list.selected = id }
         invalidate()
@@ -40,5 +41,6 @@ extension MeridianPage {
     /// scrolls the page instead of moving a pin the file cannot keep. A tap still selects it.
     public func setPlacesEditable(_ editable: Bool) {
         for drag in graph.pinDrags { drag.isEnabled = editable }
+        setEditingEnabled(editable)
     }
 }

@@ -49,6 +49,7 @@ extension MeridianPage {
         for (place, (drag, tap)) in zip(viewport.pinPlaces, zip(graph.pinDrags, graph.pinTaps)) {
             wirePin(place, drag: drag, tap: tap)
         }
+        wireEditing()
         let targets: [TargetID] = [.zoomIn, .zoomOut, .compass] + list.places.map { .row($0.id) }
         for (target, tap) in zip(targets, graph.targetTaps) {
             tap.action = { [unowned self] tap in
@@ -294,7 +295,9 @@ extension MeridianPage {
             list.selected = id
             viewport.fly(to: viewport.pinCoordinates[id] ?? place.coordinate, at: now)
             invalidate()
-        case .map, .addPlace, .delete, .undo:
+        case .addPlace, .delete, .undo, .nameField:
+            activateEditing(target)
+        case .map:
             break
         }
     }

@@ -57,6 +57,7 @@ public final class PageRenderer {
         drawFocus(page, cr)
         if page.showHitAreas { drawHitAreas(page, cr) }
         if let notice { drawNotice(notice, cr, layout) }
+        drawUndo(page, cr)
         page.frameDrawn()
     }
 
@@ -108,8 +109,11 @@ public final class PageRenderer {
             set(cr, Palette.pin)
             cairo_arc(cr, PageLayout.margin + 10, f.minY + f.size.height / 2, 7, 0, 2 * Double.pi)
             cairo_fill(cr)
-            set(cr, Palette.text)
-            text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18)
+            if !drawNameField(page, row: i, place: place, cr) {
+                set(cr, Palette.text)
+                text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18)
+            }
+            drawDeleteButton(page, row: i, cr)
             set(cr, Palette.muted)
             text(cr, place.detail, x: PageLayout.margin + 32, y: f.minY + 53, size: 14)
             cairo_set_source_rgba(cr, 0, 0, 0, 0.08)
@@ -151,6 +155,7 @@ public final class PageRenderer {
         cairo_translate(cr, f.minX, f.minY)
         drawPins(page, cr)
         drawCallout(page, cr)
+        drawEditingOnMap(page, cr)
         drawButtons(page, cr)
         drawCompass(page, cr)
         if page.hintUntil != nil { drawHint(page, cr) }
@@ -285,11 +290,11 @@ public final class PageRenderer {
 
     // MARK: Helpers
 
-    private func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
+    func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
 
     /// Draws one line of text at `size`; one that would run past the window's right margin is
     /// cut and ends in "…" (never shrunk: paragraphs come wrapped, `PageLayout`).
-    private func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
+    func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
         let font = PageFont(size: size, bold: bold)
         let shown = availableWidth > 0 ? PageText.fit(s, font, width: availableWidth - x - PageLayout.margin, cr) : s
         font.select(cr)
@@ -298,7 +303,7 @@ public final class PageRenderer {
         cairo_new_path(cr)
     }
 
-    private func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
+    func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
         let k = min(radius, r.size.width / 2, r.size.height / 2)
         cairo_new_sub_path(cr)
         cairo_arc(cr, r.maxX - k, r.minY + k, k, -Double.pi / 2, 0)

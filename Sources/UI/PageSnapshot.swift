@@ -47,6 +47,10 @@ extension MeridianPage {
             targets.append(.init(id: TargetID.row(place.id).name, frame: windowRect(page, v.frame),
                                  hitFrame: windowRect(page, v.frame.inset(by: v.hitInsets))))
         }
+        for v in editingTargets {
+            let parent = v.parent ?? page
+            targets.append(.init(id: v.name, frame: windowRect(parent, v.frame), hitFrame: windowRect(parent, v.frame.inset(by: v.hitInsets))))
+        }
         var snapshot = PageSnapshot(scrollY: scrollY, contentHeight: contentHeight, mapFrame: mapFrameInWindow,
                             center: camera.centerCoordinate, zoom: camera.zoom, span: camera.span, pins: pins,
                             targets: targets, log: log, selectedPin: selectedPin, focused: focus.current?.name,

@@ -8,7 +8,11 @@ final class PlacesList {
     /// One row per place, in the document's order.
     let rows: [GestureView]
     /// The selected place's id.
-    var selected: String?
+    var selected: String? {
+        didSet { if selected != oldValue { onSelect() } }
+    }
+    /// The selection changed (the selected row shows its editing controls).
+    var onSelect: () -> Void = {}
 
     init(places: [Place], layout: PageLayout) {
         self.places = places

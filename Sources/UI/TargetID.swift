@@ -18,6 +18,8 @@ public enum TargetID: Hashable, Sendable, CustomStringConvertible {
     case delete(String)
     /// The on-screen undo shown for a while after a delete.
     case undo
+    /// The name field in the selected place's row (beyond contracts.md §3.1).
+    case nameField(String)
 
     /// The name the state dump and the log use: `zoomIn`, `pin-<id>`, `place-<id>`, `delete-<id>`, …
     public var name: String {
@@ -31,6 +33,7 @@ public enum TargetID: Hashable, Sendable, CustomStringConvertible {
         case .addPlace: "addPlace"
         case .delete(let id): "delete-\(id)"
         case .undo: "undo"
+        case .nameField(let id): "name-\(id)"
         }
     }
 
@@ -44,7 +47,8 @@ public enum TargetID: Hashable, Sendable, CustomStringConvertible {
         case "addPlace": self = .addPlace
         case "undo": self = .undo
         default:
-            for (prefix, make) in [("pin-", TargetID.pin), ("place-", TargetID.row), ("delete-", TargetID.delete)]
+            for (prefix, make) in [("pin-", TargetID.pin), ("place-", TargetID.row), ("delete-", TargetID.delete),
+                                   ("name-", TargetID.nameField)]
             where name.hasPrefix(prefix) && name.count > prefix.count {
                 self = make(String(name.dropFirst(prefix.count)))
                 return
@@ -56,7 +60,7 @@ public enum TargetID: Hashable, Sendable, CustomStringConvertible {
     /// The place a pin, row or delete button belongs to.
     public var placeID: String? {
         switch self {
-        case .pin(let id), .row(let id), .delete(let id): id
+        case .pin(let id), .row(let id), .delete(let id), .nameField(let id): id
         default: nil
         }
     }

@@ -15,6 +15,7 @@ enum GlobalKind: String, CaseIterable {
     case fractionalScaleManager = "wp_fractional_scale_manager_v1"
     case pointerGestures = "zwp_pointer_gestures_v1"
     case presentation = "wp_presentation"
+    case textInputManager = "zwp_text_input_manager_v3"
 
     /// The highest version we implement. Reasons for the caps:
     /// - wl_compositor 4: damage_buffer; v6 preferred_buffer_scale needs libwayland ≥ 1.22 headers (Debian 12 has 1.21).
@@ -29,7 +30,7 @@ enum GlobalKind: String, CaseIterable {
         case .seat: return 8
         case .output: return 4
         case .wmBase: return 6
-        case .decorationManager, .viewporter, .fractionalScaleManager, .presentation: return 1
+        case .decorationManager, .viewporter, .fractionalScaleManager, .presentation, .textInputManager: return 1
         case .pointerGestures: return 3
         }
     }
@@ -49,6 +50,7 @@ enum GlobalKind: String, CaseIterable {
         case .fractionalScaleManager: return meridian_wp_fractional_scale_manager_v1_interface()
         case .pointerGestures: return meridian_zwp_pointer_gestures_v1_interface()
         case .presentation: return meridian_wp_presentation_interface()
+        case .textInputManager: return meridian_zwp_text_input_manager_v3_interface()
         }
     }
 }

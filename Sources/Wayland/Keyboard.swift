@@ -13,7 +13,9 @@ final class KeyboardDevice {
     private var state: OpaquePointer?
     private var repeatRate: Int32 = 25
     private var repeatDelay: Int32 = 600
-    private var repeating: (key: UInt32, keysym: String, next: Double)?
+    private var repeating: (key: UInt32, keysym: String, text: String, next: Double)?
+    /// Dead keys and the Compose key, as the locale's compose table says.
+    private let composer = KeyComposer()
 
     init(proxy: OpaquePointer, seat: Seat) {
         self.proxy = proxy
@@ -37,7 +39,7 @@ final class KeyboardDevice {
         guard var r = repeating, repeatRate > 0 else { return }
         let interval = 1000 / Double(repeatRate)
         while r.next <= now {
-            seat.deliver(.key(KeyEvent(time: r.next, keysym: r.keysym, state: .repeated, modifiers: modifiers)))
+            seat.deliver(.key(KeyEvent(time: r.next, keysym: r.keysym, state: .repeated, modifiers: modifiers, text: r.text)))
             r.next += interval
         }
         repeating = r
@@ -96,9 +98,15 @@ final class KeyboardDevice {
         let sym = xkb_state_key_get_one_sym(state, code)
         let name = KeyboardDevice.name(of: sym)
         let t = seat.clock.time(fromCompositor: time)
-        seat.deliver(.key(KeyEvent(time: t, keysym: name, state: pressed ? .pressed : .released, modifiers: modifiers)))
+        // The text: the keymap's for this key at its level, unless a compose sequence takes it.
+        let text = pressed ? composer.press(sym) {
+            var buffer = [CChar](repeating: 0, count: 64)
+            let n = xkb_state_key_get_utf8(state, code, &buffer, buffer.count)
+            return n > 0 ? KeyComposer.string(buffer) : ""
+        } : nil
+        seat.deliver(.key(KeyEvent(time: t, keysym: name, state: pressed ? .pressed : .released, modifiers: modifiers, text: text)))
         if pressed, repeatRate > 0, xkb_keymap_key_repeats(keymap, code) != 0 {
-            repeating = (key, name, t + Double(repeatDelay))
+            repeating = (key, name, text ?? "", t + Double(repeatDelay))
         } else if !pressed, repeating?.key == key {
             repeating = nil
         }

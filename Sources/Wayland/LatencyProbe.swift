@@ -116,6 +116,7 @@ final class LatencyProbe {
         case .pointer: return "pointer"
         case .key, .keyboardFocus: return "key"
         case .touchpad: return "touchpad"
+        case .textInput: return "text-input"
         }
     }
 

@@ -13,6 +13,8 @@ final class Seat {
     private(set) var touch: TouchDevice?
     private(set) var pointer: PointerDevice?
     private(set) var keyboard: KeyboardDevice?
+    /// `zwp_text_input_v3`, when the compositor offers it (on-screen keyboards).
+    private(set) var textInput: TextInputDevice?
     var clock = EventClock()
 
     init(globalName: UInt32, version: UInt32, proxy: OpaquePointer, client: WaylandClient, index: Int) {
@@ -48,7 +50,14 @@ final class Seat {
         }
     }
 
+    /// The compositor offers text input (the manager may be bound before or after the seat).
+    func attachTextInput(manager: OpaquePointer) {
+        if textInput == nil { textInput = TextInputDevice(manager: manager, seat: self) }
+    }
+
     func destroy() {
+        textInput?.destroy()
+        textInput = nil
         touch?.destroy()
         pointer?.destroy()
         keyboard?.destroy()

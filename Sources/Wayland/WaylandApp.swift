@@ -31,4 +31,10 @@ public protocol WaylandApp: AnyObject {
     /// itself stops drawing while suspended, and with no frames there are no animation steps;
     /// the app may finish work the user would otherwise lose (Meridian saves its places).
     func setSuspended(_ suspended: Bool)
+    /// A text field with focus, for an on-screen keyboard (`zwp_text_input_v3`); nil for none.
+    var textInput: TextInputRequest? { get }
+}
+
+extension WaylandApp {
+    public var textInput: TextInputRequest? { nil }
 }

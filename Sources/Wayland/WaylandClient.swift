@@ -33,6 +33,7 @@ public final class WaylandClient {
     private(set) var viewporter: BoundGlobal?
     private(set) var fractionalScaleManager: BoundGlobal?
     private(set) var pointerGestures: BoundGlobal?
+    private(set) var textInputManager: BoundGlobal?
     /// `wp_presentation`, when offered: feedback per commit for the pacer and the probe.
     private(set) var presentation: Presentation?
     private var pacer = FramePacer()
@@ -96,6 +97,7 @@ public final class WaylandClient {
         case .viewporter: return viewporter
         case .fractionalScaleManager: return fractionalScaleManager
         case .pointerGestures: return pointerGestures
+        case .textInputManager: return textInputManager
         case .presentation, .seat, .output: return nil
         }
     }
@@ -142,11 +144,16 @@ public final class WaylandClient {
         case .fractionalScaleManager where fractionalScaleManager == nil:
             fractionalScaleManager = bind(kind, name: name, advertised: version)
         case .pointerGestures where pointerGestures == nil: pointerGestures = bind(kind, name: name, advertised: version)
+        case .textInputManager where textInputManager == nil:
+            textInputManager = bind(kind, name: name, advertised: version)
+            if let m = textInputManager?.proxy { for seat in seats.values { seat.attachTextInput(manager: m) } }
         case .presentation where presentation == nil:
             if let g = bind(kind, name: name, advertised: version) { presentation = makePresentation(g.proxy) }
         case .seat:
             if let g = bind(kind, name: name, advertised: version) {
-                seats[name] = Seat(globalName: name, version: g.version, proxy: g.proxy, client: self, index: seatCount)
+                let seat = Seat(globalName: name, version: g.version, proxy: g.proxy, client: self, index: seatCount)
+                if let m = textInputManager?.proxy { seat.attachTextInput(manager: m) }
+                seats[name] = seat
                 seatCount += 1
             }
         case .output:
@@ -237,6 +244,9 @@ public final class WaylandClient {
             let now = monotonicMilliseconds()
             app.advance(to: now)
             for seat in seats.values { seat.keyboard?.fireRepeats(now: now) }
+            // The focused field (or none) as the on-screen keyboard should know it.
+            let field = app.textInput
+            for seat in seats.values { seat.textInput?.update(field) }
             try renderIfNeeded(app, window)
             // Drain what is queued, then announce that we are about to read.
             while wl_display_prepare_read(display) != 0 {
@@ -362,6 +372,8 @@ public final class WaylandClient {
         // Devices released at exit cancel their touches; that is not input the app should see or record.
         app = nil
         for seat in seats.values { seat.destroy() }
+        if let m = textInputManager?.proxy { zwp_text_input_manager_v3_destroy(m) }
+        textInputManager = nil
         seats.removeAll()
         window?.destroy()
         window = nil

@@ -6,67 +6,39 @@ import XCTest
 /// dragged by an injected finger and a double tap, the window closed, the binary started again.
 /// The place must be where it was dropped, in the file and on the map, and the view restored.
 final class DocumentUnderCompositorTests: XCTestCase {
-    private func json(_ path: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
-    }
-
-    private func frame(_ c: TestCompositor, _ commands: [String]) throws {
-        try c.send("sleep 16")
-        for command in commands { try c.send(command) }
-        try c.send("frame")
-    }
-
-    /// Runs the app on `file` until the compositor is idle, does `input`, closes it; returns its dump.
-    private func session(_ c: TestCompositor, _ file: String, name: String,
-                         input: (TestCompositor) throws -> Void = { _ in }) throws -> [String: Any] {
-        let state = c.runtimeDirectory + "/\(name).json"
-        let app = try c.spawnClient(executable: try PackagePaths.meridianExecutable(), arguments: ["--state-out", state, file])
-        try c.waitMap()
-        try c.waitIdle(quiet: 0.5, timeout: 20)
-        try input(c)
-        try c.waitIdle(quiet: 0.6, timeout: 20)
-        app.signal(SIGTERM)
-        XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(0), app.standardError)
-        return try json(state)
-    }
-
-    private func place(_ dump: [String: Any], _ id: String) -> [String: Any]? {
-        ((dump["document"] as? [String: Any])?["places"] as? [[String: Any]])?.first { $0["id"] as? String == id }
-    }
-
     func testAPinDroppedSomewhereIsThereAfterARestartAndSoIsTheView() throws {
         let c = try TestCompositor(width: 800, height: 1280, kiosk: true)
         let dir = c.runtimeDirectory
         let sample = PackagePaths.root + "/data/sample-places.geojson"
         let file = dir + "/trip.geojson"
         try FileManager.default.copyItem(atPath: sample, toPath: file)
-        let first = try session(c, file, name: "first")
+        let first = try c.runMeridian(file, name: "first")
         let pins = first["pins"] as? [[String: Any]] ?? []
         let ateneum = try XCTUnwrap(pins.first { $0["id"] as? String == "pin-ateneum" })
         let pf = ateneum["frame"] as? [String: Double] ?? [:]
         let (px, py) = ((pf["x"] ?? 0) + 10, (pf["y"] ?? 0) + 10)
 
-        let second = try session(c, file, name: "second") { c in
+        let second = try c.runMeridian(file, name: "second") { c in
             // Drag the pin 90 px right and down.
-            try self.frame(c, ["down 0 \(px) \(py)"])
-            for i in 1...10 { try self.frame(c, ["motion 0 \(px + 9 * Double(i)) \(py + 9 * Double(i))"]) }
+            try c.frame(["down 0 \(px) \(py)"])
+            for i in 1...10 { try c.frame(["motion 0 \(px + 9 * Double(i)) \(py + 9 * Double(i))"]) }
             try c.send("sleep 80")
-            try self.frame(c, ["up 0"])
+            try c.frame(["up 0"])
             try c.waitIdle(quiet: 0.6, timeout: 20)
             // Then a double tap far from the pins zooms in one level.
             let (x, y) = (px - 150, py + 200)
             for _ in 0..<2 {
-                try self.frame(c, ["down 1 \(x) \(y)"])
+                try c.frame(["down 1 \(x) \(y)"])
                 try c.send("sleep 40")
-                try self.frame(c, ["up 1"])
+                try c.frame(["up 1"])
                 try c.send("sleep 60")
             }
         }
-        let moved = try XCTUnwrap(place(second, "ateneum"))
-        XCTAssertNotEqual(moved["lat"] as? Double, place(first, "ateneum")?["lat"] as? Double, "the pin was dragged")
+        let moved = try XCTUnwrap(documentPlace(second, "ateneum"))
+        XCTAssertNotEqual(moved["lat"] as? Double, documentPlace(first, "ateneum")?["lat"] as? Double, "the pin was dragged")
         XCTAssertTrue((second["log"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "placeMoved" })
         XCTAssertEqual((second["document"] as? [String: Any])?["dirty"] as? Bool, false, "saved by the time the window closed")
-        let onDisk = try json(file)
+        let onDisk = try readJSON(file)
         let feature = (onDisk["features"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "ateneum" }
         let coordinates = (feature?["geometry"] as? [String: Any])?["coordinates"] as? [Double] ?? []
         XCTAssertEqual(coordinates.count, 2)
@@ -74,8 +46,8 @@ final class DocumentUnderCompositorTests: XCTestCase {
         XCTAssertEqual(coordinates.first ?? 0, moved["lon"] as? Double ?? 0, accuracy: 1e-9)
 
         // Started again: the place is where it was dropped and the map looks where it was left.
-        let third = try session(c, file, name: "third")
-        let again = try XCTUnwrap(place(third, "ateneum"))
+        let third = try c.runMeridian(file, name: "third")
+        let again = try XCTUnwrap(documentPlace(third, "ateneum"))
         XCTAssertEqual(again["lat"] as? Double ?? 0, moved["lat"] as? Double ?? 1, accuracy: 1e-9)
         let pinAgain = (third["pins"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "pin-ateneum" }
         XCTAssertEqual(pinAgain?["lat"] as? Double ?? 0, moved["lat"] as? Double ?? 1, accuracy: 1e-9)
@@ -101,9 +73,9 @@ final class DocumentUnderCompositorTests: XCTestCase {
             return PixelRect(x: Int(f["x"] ?? 0), y: Int(f["y"] ?? 0), width: Int(f["width"] ?? 0), height: Int(f["height"] ?? 0))
         }
         var before = 0, after = 0
-        _ = try session(c, file, name: "reload")   // the page's geometry, from its own dump
-        let dump = try session(c, file, name: "reload") { c in
-            let shown = try self.json(c.runtimeDirectory + "/reload.json")
+        _ = try c.runMeridian(file, name: "reload")   // the page's geometry, from its own dump
+        let dump = try c.runMeridian(file, name: "reload") { c in
+            let shown = try readJSON(c.runtimeDirectory + "/reload.json")
             let text = RGBA(r: 51, g: 56, b: 64)
             before = try c.screenshot().count(of: text, tolerance: 40, in: rowFrame(shown))
             // An editor's save: a new file renamed over the old one, while Meridian has it open.
@@ -114,7 +86,7 @@ final class DocumentUnderCompositorTests: XCTestCase {
         }
         // The longer name is on screen while the window is still open: the folder watch woke the loop.
         XCTAssertGreaterThan(after, before + 50, "the list did not show their version while open")
-        XCTAssertEqual(place(dump, "kiasma")?["name"] as? String, "Kiasma (theirs)", "the window shows their version")
+        XCTAssertEqual(documentPlace(dump, "kiasma")?["name"] as? String, "Kiasma (theirs)", "the window shows their version")
         let notices = (dump["document"] as? [String: Any])?["notices"] as? [String] ?? []
         XCTAssertTrue(notices.contains { $0.contains("reloaded") }, "\(notices)")
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), theirs, "their file is left as they wrote it")

@@ -151,6 +151,34 @@ final class ShippedStyleTests: XCTestCase {
         XCTAssertEqual(image.rgb(x: 62, y: 200), 0xF2EFE9, "the city's ground, not the world's sea or coastline")
         XCTAssertEqual(image.rgb(x: 200, y: 200), Palette.water, "the world's sea outside the city")
     }
+
+    func testACityFileWithoutBoundsCoversTheWorldWhereItsTilesAre() throws {
+        // data/test/no-index.mbtiles: Helsinki zooms 0-7 with no `bounds` (and no tiles index).
+        let city = try TileFiles.open(ShippedDataTests.dataDirectory.appendingPathComponent("test/no-index.mbtiles").path)
+        XCTAssertNil(city.metadata.bounds)
+        let auto = AutomaticStyle.make(for: [try file("world.mbtiles"), city])
+        let b = try XCTUnwrap(auto.sources[1].bounds, "derived from the tiles present")
+        // Its one z7 tile, 7/72/37.
+        func lat(_ y: Double) -> Double { atan(sinh(Double.pi * (1 - 2 * y / 128))) * 180 / Double.pi }
+        XCTAssertEqual(b.west, 72 / 128 * 360 - 180, accuracy: 1e-9)
+        XCTAssertEqual(b.east, 73 / 128 * 360 - 180, accuracy: 1e-9)
+        XCTAssertEqual(b.north, lat(37), accuracy: 1e-9)
+        XCTAssertEqual(b.south, lat(38), accuracy: 1e-9)
+        // Drawn at z8 under a city style that is only a magenta background: its ground covers
+        // the city's tile and nothing west of it.
+        let dir = try XCTUnwrap(ShippedStyles.directory())
+        let world = try ShippedStyles.load(dir + "/world.json")
+        let ground = try Style.parse(Array(##"{"version": 8, "sources": {"c": {"type": "vector"}}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#FF00FF"}}]}"##.utf8), path: "/nowhere/city.json")
+        let style = Style.layered([world, ground], name: "test")
+        let sources = [StyledSource(id: "0:" + world.sources[0].id, source: try file("world.mbtiles")),
+                       StyledSource(id: "1:c", source: city, bounds: AutomaticStyle.bounds(of: city))]
+        let r = TileRasterizer(sources: sources, style: style)
+        let inside = try XCTUnwrap(r.render(TileID(z: 8, x: 145, y: 75), scale: 1)).image
+        let outside = try XCTUnwrap(r.render(TileID(z: 8, x: 143, y: 75), scale: 1)).image
+        let magenta = { (img: RasterImage) in (0..<64).flatMap { y in (0..<64).map { (4 * $0, 4 * y) } }.filter { img.rgb(x: $0.0, y: $0.1) == 0xFF00FF }.count }
+        XCTAssertEqual(magenta(inside), 64 * 64, "the city's ground over its whole tile")
+        XCTAssertEqual(magenta(outside), 0, "no city ground outside it")
+    }
 }
 
 /// The Shortbread and Protomaps styles on tiles in their schemas: land, water, a road, a

@@ -43,13 +43,13 @@ final class StyleParseTests: XCTestCase {
                      "sat": {"type": "raster", "tiles": ["https://example.org/{z}/{x}/{y}.png"]}},
          "sprite": "https://example.org/sprite",
          "layers": [
-          {"id": "bg", "type": "background", "paint": {"background-color": "#fff", "background-opacity": 0.5}},
+          {"id": "bg", "type": "background", "paint": {"background-color": "#fff", "background-opacity": 0.5, "background-pattern": "dots"}},
           {"id": "water", "type": "fill", "source": "city", "source-layer": "water", "minzoom": 4,
            "paint": {"fill-color": "hsl(200, 50%, 70%)", "fill-pattern": "waves"}},
           {"id": "roads", "type": "line", "source": "city", "source-layer": "transportation", "maxzoom": 16,
            "filter": ["==", "class", "primary"],
            "layout": {"line-cap": "round", "line-join": "bevel"},
-           "paint": {"line-width": {"stops": [[10, 1], [14, 5]]}, "line-dasharray": [2, 1], "line-gap-width": 3,
+           "paint": {"line-width": {"stops": [[10, 1], [14, 5]]}, "line-dasharray": [2, 1], "line-gradient": ["zoom"],
                      "line-color": ["match", ["get", "class"], "primary", "#f00", "#0f0"], "line-opacity": 0.5}},
           {"id": "hidden", "type": "fill", "source": "city", "source-layer": "park", "layout": {"visibility": "none"}},
           {"id": "sat", "type": "raster", "source": "sat"},
@@ -65,10 +65,11 @@ final class StyleParseTests: XCTestCase {
         XCTAssertEqual(s.sources.first { $0.id == "city" }?.localPath, "/maps/tiles/city.mbtiles", "relative to the style file")
         XCTAssertEqual(s.sources.first { $0.id == "abs" }?.localPath, "/data/x.pmtiles")
         XCTAssertNil(s.sources.first { $0.id == "far" }?.localPath, "a network URL is not a file")
-        for expected in ["'fill-pattern'", "'line-gap-width'", "type 'raster'", "'bad-filter': filter", "sprite"] {
+        for expected in ["'background-pattern'", "'line-gradient'", "type 'raster'", "'bad-filter': filter", "sprite"] {
             XCTAssertTrue(s.notes.contains { $0.contains(expected) }, "\(expected) in \(s.notes)")
         }
-        XCTAssertEqual(s.notes.filter { $0.contains("fill-pattern") }.count, 1, "once per property and layer")
+        XCTAssertEqual(s.notes.filter { $0.contains("background-pattern") }.count, 1, "once per property and layer")
+        XCTAssertFalse(s.notes.contains { $0.contains("fill-pattern") }, "patterns are supported (drawn when the sprite exists)")
     }
 
     func testZoomOffsetAndRanges() throws {

@@ -402,6 +402,26 @@ static bool execute(struct server *s, const struct command *c, char *result, siz
 		}
 		return output_screenshot(s, c->rest, why, n);
 	}
+	if (strcmp(name, "text-input-preedit") == 0 || strcmp(name, "text-input-commit") == 0) {
+		/* The text is the rest of the line, spaces included; a pre-edit's caret goes at its end. */
+		const char *text = c->rest ? c->rest : "";
+		bool preedit = strcmp(name, "text-input-preedit") == 0;
+		if (!preedit && text[0] == '\0') {
+			USAGE("text-input-commit TEXT");
+		}
+		long end = (long)strlen(text);
+		return text_input_send(s, preedit ? "preedit" : "commit", text, end, end, why, n);
+	}
+	if (strcmp(name, "text-input-delete") == 0) {
+		if (argc != 3 || !parse_long(a[1], 0, 100000, &id) || !parse_long(a[2], 0, 100000, &value)) {
+			USAGE("text-input-delete BEFORE AFTER");
+		}
+		return text_input_send(s, "delete", NULL, id, value, why, n);
+	}
+	if (strcmp(name, "text-input-status") == 0) {
+		text_input_status(s, result, rn);
+		return true;
+	}
 	if (strcmp(name, "configure") == 0) {
 		if (argc != 3 || !parse_double(a[1], &w) || !parse_double(a[2], &v) || w < 0 || v < 0) {
 			USAGE("configure W H");

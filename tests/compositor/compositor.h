@@ -27,6 +27,8 @@ struct wlr_pointer_gestures_v1;
 struct wlr_buffer;
 struct wlr_surface;
 struct wlr_presentation;
+struct wlr_text_input_manager_v3;
+struct wlr_surface;
 
 /** Highest touch id the compositor tracks; wl_touch ids in tests are small. */
 #define MAX_TOUCH_POINTS 32
@@ -78,6 +80,12 @@ struct server {
 	struct wl_listener new_output, output_frame, output_destroy;
 	struct wl_listener new_xdg_surface, new_decoration;
 	struct wl_listener keyboard_key, keyboard_modifiers;
+
+	/* zwp_text_input_v3: the compositor is the input method (text-input.c). */
+	struct wlr_text_input_manager_v3 *text_input_manager;
+	struct wl_list text_inputs;
+	struct wl_listener new_text_input;
+	uint64_t text_input_enables, text_input_disables, text_input_commits;
 
 	/* Options. */
 	int width, height, scale;
@@ -169,6 +177,14 @@ bool input_pinch_end(struct server *s, bool cancelled, char *why, size_t n);
 void input_focus_view(struct server *s, struct view *view);
 const char *input_caps_string(struct server *s, char *buf, size_t n);
 bool input_pointer_has_focus(struct server *s);
+
+/* Text input: text-input.c */
+void text_input_setup(struct server *s);
+/* Gives the text inputs of surface's client text-input focus (NULL: none). */
+void text_input_focus(struct server *s, struct wlr_surface *surface);
+/* what: "preedit" (text, cursor a..b), "commit" (text) or "delete" (a bytes before, b after); then done. */
+bool text_input_send(struct server *s, const char *what, const char *text, long a, long b, char *why, size_t n);
+void text_input_status(struct server *s, char *out, size_t n);
 
 /* Commands: commands.c */
 void commands_setup(struct server *s, const char *script);

@@ -70,6 +70,7 @@ void input_focus_view(struct server *s, struct view *view) {
 	} else {
 		wlr_seat_keyboard_notify_enter(s->seat, view->xdg->surface, NULL, 0, NULL);
 	}
+	text_input_focus(s, view->xdg->surface);
 }
 
 /* The surface under layout point x,y and the point in its coordinates, or NULL. */

@@ -4,7 +4,7 @@
  * Headless backend + pixman renderer (no DRM, no GPU, no display). It offers wl_compositor,
  * wl_subcompositor, wl_data_device_manager, xdg_wm_base, zxdg_output_manager_v1,
  * zwlr_screencopy_manager_v1, wp_viewporter, zxdg_decoration_manager_v1 (always server-side),
- * zwp_pointer_gestures_v1, wp_presentation, one wl_output and wl_seat "seat0" (pointer, keyboard, touch).
+ * zwp_pointer_gestures_v1, wp_presentation, zwp_text_input_manager_v3 (it is the input method), one wl_output and wl_seat "seat0" (pointer, keyboard, touch).
  * Input is injected and screenshots are taken through commands read line by line on stdin.
  *
  * Usage: meridian-test-compositor [-W w] [-H h] [-S socket] [-R hz] [-f script|-|none] [-s "client cmd"] [-k] [-v]
@@ -56,9 +56,16 @@
  *   pinch-end [cancelled]  pinch end
  *   commits                number of commits seen from toplevel surfaces so far ("ok commits: N")
  *   kill-client            wl_client_destroy of the newest toplevel's client
+ *   text-input-preedit [TEXT]  as an input method: zwp_text_input_v3 preedit_string TEXT (the rest
+ *                          of the line, caret at its end; none clears it) then done, to the enabled
+ *                          text input with focus
+ *   text-input-commit TEXT commit_string TEXT, then done
+ *   text-input-delete B A  delete_surrounding_text of B bytes before and A after the caret, then done
+ *   text-input-status      "enabled=yes|no focused=yes|no enables=N disables=N" and, while enabled,
+ *                          "commits=N cursor=BYTES rect=X,Y,W,H text=SURROUNDING" (the text last)
  *
  * Events: "event map title=T app_id=A WxH", "event unmap", "event destroy",
- *   "event output-added WxH", "event output-removed".
+ *   "event output-added WxH", "event output-removed", "event text-input enabled|disabled".
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -240,6 +247,7 @@ int main(int argc, char *argv[]) {
 	s.presentation = wlr_presentation_create(s.display, s.backend);
 	wlr_screencopy_manager_v1_create(s.display);
 	s.gestures = wlr_pointer_gestures_v1_create(s.display);
+	text_input_setup(&s);
 	s.layout = wlr_output_layout_create();
 	wlr_xdg_output_manager_v1_create(s.display, s.layout);
 	s.scene = wlr_scene_create();

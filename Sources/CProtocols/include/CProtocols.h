@@ -6,3 +6,4 @@
 #include "fractional-scale-v1-client-protocol.h"
 #include "pointer-gestures-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
+#include "text-input-unstable-v3-client-protocol.h"

@@ -41,9 +41,10 @@ final class TestCompositor {
     private var clientCount = 0
     private static let counter = AtomicCounter()
 
-    /// Starts the compositor (building it first if needed) and waits for `ready`.
+    /// Starts the compositor (building it first if needed) and waits for `ready`. `environment`
+    /// adds to its environment (`XKB_DEFAULT_LAYOUT`/`_VARIANT` choose the seat's keymap).
     init(width: Int = 800, height: Int = 600, kiosk: Bool = false, verbose: Bool = false,
-         startupTimeout: Double = 10) throws {
+         startupTimeout: Double = 10, environment: [String: String] = [:]) throws {
         try PackagePaths.ensureCompositorBuilt()
         // A test process writing to a dead compositor must get EPIPE, not die.
         signal(SIGPIPE, SIG_IGN)
@@ -71,7 +72,7 @@ final class TestCompositor {
         do {
             process = try ChildProcess(
                 executable: PackagePaths.compositor, arguments: arguments,
-                environment: Self.baseEnvironment(runtimeDirectory: runtimeDirectory),
+                environment: Self.baseEnvironment(runtimeDirectory: runtimeDirectory).merging(environment) { $1 },
                 stdin: .fd(input[0]), stdout: .fd(output[1]), stderr: .file(runtimeDirectory + "/compositor.log"))
         } catch {
             input.forEach { close($0) }

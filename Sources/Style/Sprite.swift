@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A style's `sprite`: the index of its icons (`sprite.json`) and where the sheet image
+/// (`sprite.png`) is, at 1x and, when the files exist, at 2x (`sprite@2x.json`/`.png`).
+///
+/// Only the index is read here (the Style module draws nothing); Render loads the PNG once
+/// through cairo. A sprite that is remote, missing or not a sprite index is left out with a
+/// note: the symbols then show their text alone.
+public final class Sprite: Sendable {
+    /// One icon's rectangle in the sheet, in the sheet's pixels.
+    public struct Image: Sendable, Equatable {
+        public var x: Int, y: Int, width: Int, height: Int
+        /// Sheet pixels per logical px (2 in a @2x sheet).
+        public var pixelRatio: Double
+        /// A signed-distance-field icon (drawn in `icon-color`, which Meridian does not support:
+        /// drawn in black instead).
+        public var sdf: Bool
+        /// Logical px.
+        public var logicalWidth: Double { Double(width) / pixelRatio }
+        public var logicalHeight: Double { Double(height) / pixelRatio }
+    }
+
+    /// One resolution: its icons and the PNG they are cut from.
+    public struct Sheet: Sendable {
+        public let png: String
+        public let images: [String: Image]
+    }
+
+    /// The base path as the style resolved it (no `.json`/`.png`).
+    public let base: String
+    public let sheet1x: Sheet?
+    public let sheet2x: Sheet?
+
+    init(base: String, sheet1x: Sheet?, sheet2x: Sheet?) {
+        self.base = base
+        self.sheet1x = sheet1x
+        self.sheet2x = sheet2x
+    }
+
+    /// The sheet to draw from at `scale` device px per logical px: the 2x one on a 2x screen
+    /// when there is one, else whichever exists.
+    public func sheet(forScale scale: Double) -> Sheet? {
+        scale > 1.5 ? (sheet2x ?? sheet1x) : (sheet1x ?? sheet2x)
+    }
+
+    /// The icon `name`'s logical size, from the 1x index (or the 2x one).
+    public func image(_ name: String) -> Image? {
+        sheet1x?.images[name] ?? sheet2x?.images[name]
+    }
+
+    /// Reads the sprite a style's `sprite` value names, relative to the style file at
+    /// `stylePath`. Returns the sprite, or nil and why it is left out.
+    static func load(_ value: JSONValue, stylePath: String) -> (sprite: Sprite?, note: String?) {
+        let url: String
+        switch value {
+        case .string(let s):
+            url = s
+        case .array(let entries):
+            // The v8 multi-sprite form: the "default" one (or the only one) has unprefixed names.
+            guard let pick = entries.first(where: { $0["id"]?.string == "default" }) ?? (entries.count == 1 ? entries.first : nil),
+                  let u = pick["url"]?.string else {
+                return (nil, "sprite: several sprites without a \"default\" are not supported; icons are left out")
+            }
+            url = u
+        default:
+            return (nil, "sprite: not a URL; icons are left out")
+        }
+        guard let base = Style.localFile(url, relativeTo: stylePath) else {
+            return (nil, "sprite '\(url)' is not a local file; icons are left out")
+        }
+        let one = readSheet(base, suffix: "")
+        let two = readSheet(base, suffix: "@2x")
+        if one.sheet == nil && two.sheet == nil {
+            return (nil, "sprite '\(url)': \(one.problem ?? "unreadable"); icons are left out")
+        }
+        return (Sprite(base: base, sheet1x: one.sheet, sheet2x: two.sheet), nil)
+    }
+
+    static func readSheet(_ base: String, suffix: String) -> (sheet: Sheet?, problem: String?) {
+        let json = base + suffix + ".json", png = base + suffix + ".png"
+        guard access(json, R_OK) == 0 else { return (nil, "cannot open \(json)") }
+        guard access(png, R_OK) == 0 else { return (nil, "cannot open \(png)") }
+        let bytes: [UInt8]
+        do { bytes = try ShippedStyles.read(json) } catch { return (nil, error.description) }
+        switch parseIndex(bytes) {
+        case .success(let images): return (Sheet(png: png, images: images), nil)
+        case .failure(let e): return (nil, "\(json): \(e.message)")
+        }
+    }
+
+    struct IndexError: Error { var message: String }
+
+    /// A sprite index: an object of icon name → {x, y, width, height, pixelRatio?, sdf?}.
+    /// Entries with missing or negative numbers are skipped.
+    static func parseIndex(_ bytes: [UInt8]) -> Result<[String: Image], IndexError> {
+        let root: JSONValue
+        do { root = try JSONParser.parse(bytes: bytes) } catch { return .failure(IndexError(message: "not valid JSON: \(error)")) }
+        guard let members = root.object else { return .failure(IndexError(message: "not a sprite index (the top level must be an object)")) }
+        var out: [String: Image] = [:]
+        for (name, v) in members {
+            func int(_ k: String) -> Int? {
+                guard let d = v[k]?.number, d.isFinite, d >= 0, d < 1_048_576, d == d.rounded() else { return nil }
+                return Int(d)
+            }
+            guard let x = int("x"), let y = int("y"), let w = int("width"), let h = int("height"), w > 0, h > 0 else { continue }
+            var ratio = v["pixelRatio"]?.number ?? 1
+            if !(ratio.isFinite && ratio > 0 && ratio <= 8) { ratio = 1 }
+            var sdf = false
+            if case .bool(true)? = v["sdf"] { sdf = true }
+            out[name] = Image(x: x, y: y, width: w, height: h, pixelRatio: ratio, sdf: sdf)
+        }
+        return .success(out)
+    }
+}

@@ -1,0 +1,209 @@
+import CCairo
+import Foundation
+import Geo
+import Style
+import Tiles
+import XCTest
+@testable import Render
+
+/// Icons from a style's sprite: drawn by the screen-wide placer at their anchors, colliding
+/// like text, and left out (with a note) when the sprite does not exist.
+final class SpriteIconTests: XCTestCase {
+    /// The shipped sprite (data/styles/sprite/meridian.{json,png}).
+    static let spriteBase = ShippedDataTests.dataDirectory.appendingPathComponent("styles/sprite/meridian").path
+
+    /// A style over one `pois` layer: icon from `icon`, text from `name`, with `layout` added.
+    static func style(sprite: String? = SpriteIconTests.spriteBase, layout: String = "") throws -> Style {
+        let spriteMember = sprite.map { "\"sprite\": \"file://\($0)\"," } ?? ""
+        let json = """
+        {"version": 8, \(spriteMember)
+         "sources": {"s": {"type": "vector"}},
+         "layers": [
+          {"id": "bg", "type": "background", "paint": {"background-color": "#FFFFFF"}},
+          {"id": "poi", "type": "symbol", "source": "s", "source-layer": "pois",
+           "layout": {"icon-image": "{icon}", "text-field": "{name}", "text-size": 12\(layout.isEmpty ? "" : ", " + layout)},
+           "paint": {"text-color": "#000000"}}]}
+        """
+        return try Style.parse(Array(json.utf8), path: "/nowhere/style.json")
+    }
+
+    static func poi(_ x: Int32, _ y: Int32, icon: String, name: String = "") -> VectorFeature {
+        var props: [String: PropertyValue] = ["icon": .string(icon)]
+        if !name.isEmpty { props["name"] = .string(name) }
+        return VectorFeature(type: .point, parts: [[TilePoint(x: x, y: y)]], properties: props)
+    }
+
+    /// A renderer showing `features` in tile 4/8/8 (every other tile empty).
+    func renderer(_ features: [VectorFeature], style: Style, scale: Double = 1) -> MapRenderer {
+        let empty = VectorTile(layers: [])
+        let tile = VectorTile(layers: [Fixture.layer("pois", features)])
+        let source = FixtureSource(every: empty, tiles: [TileID(z: 4, x: 8, y: 8): tile])
+        var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: [StyledSource(id: "s", source: source)], style: style),
+                                             scale: scale))
+        r.showsScaleBar = false
+        r.showsAttribution = false
+        return r
+    }
+
+    let camera = LabelPlacerTests.camera(zoom: 4, size: ViewSize(width: 512, height: 512))
+
+    func frame(_ r: MapRenderer, scale: Double = 1) throws -> RasterImage {
+        let w = Int(camera.size.width * scale), h = Int(camera.size.height * scale)
+        let image = try XCTUnwrap(RasterImage(width: w, height: h))
+        let cr = try XCTUnwrap(cairo_create(image.surface))
+        defer { cairo_destroy(cr) }
+        if scale != 1 { cairo_scale(cr, scale, scale) }
+        r.drawSynchronously(camera, into: cr)
+        return image
+    }
+
+    /// The shipped sprite's colours, as its recipe (scripts/data/make-sprite.py) paints them.
+    static let hospitalRed: UInt32 = 0xD03A3A
+    static let parkGreen: UInt32 = 0x3F8F3A
+
+    func near(_ a: UInt32?, _ b: UInt32, by d: Int = 24) -> Bool {
+        guard let a else { return false }
+        return [16, 8, 0].allSatisfy { abs(Int((a >> $0) & 0xFF) - Int((b >> $0) & 0xFF)) <= d }
+    }
+
+    func testAnIconIsDrawnAtItsAnchorWithItsTextBelowAndReportedInTheLabels() throws {
+        // Tile 4/8/8 spans view px 128…384: tile (2048, 2048) is the view's centre.
+        let style = try Self.style(layout: "\"text-anchor\": \"top\", \"text-offset\": [0, 1]")
+        XCTAssertFalse(style.notes.contains { $0.contains("sprite") }, "\(style.notes)")
+        let r = renderer([Self.poi(2048, 2048, icon: "hospital", name: "Clinic")], style: style)
+        let image = try frame(r)
+        let label = try XCTUnwrap(r.labels(for: camera).first)
+        XCTAssertEqual(label.text, "Clinic")
+        let icon = try XCTUnwrap(label.icon)
+        XCTAssertEqual(icon.image, "hospital")
+        // The 17 px icon centred on the anchor (256, 256); its padding of 2 around it.
+        XCTAssertEqual(label.anchor.x, 256, accuracy: 0.01)
+        XCTAssertEqual(icon.box.x, 256 - 8.5, accuracy: 0.01)
+        XCTAssertEqual(icon.box.width, 17, accuracy: 0.01)
+        XCTAssertEqual(icon.collisionBox.width, 21, accuracy: 0.01)
+        XCTAssertTrue(label.collisionBoxes.contains { $0 == icon.collisionBox }, "the icon keeps others out")
+        // The text hangs below the icon (its top one em under the anchor).
+        XCTAssertGreaterThan(label.box.y, icon.box.y + 8)
+        // The red disc is drawn around the anchor (its white cross in the middle: look off-centre).
+        XCTAssertTrue(near(image.rgb(x: 251, y: 251), Self.hospitalRed), String(format: "%06X", image.rgb(x: 251, y: 251) ?? 0))
+        XCTAssertTrue(near(image.rgb(x: 256, y: 256), 0xFFFFFF), "the cross")
+        // Nothing red far from it.
+        XCTAssertTrue(near(image.rgb(x: 230, y: 230), 0xFFFFFF))
+    }
+
+    func testIconsCollideUnlessAllowedToOverlapAndAnOptionalTextGivesWayAlone() throws {
+        // Two icons 5 px apart (80 tile units = 5 view px at this zoom): one place.
+        let pair = [Self.poi(2048, 2048, icon: "park"), Self.poi(2128, 2048, icon: "hospital")]
+        let plain = renderer(pair, style: try Self.style())
+        _ = try frame(plain)
+        XCTAssertEqual(plain.labels(for: camera).count, 1)
+        let overlap = renderer(pair, style: try Self.style(layout: "\"icon-allow-overlap\": true"))
+        _ = try frame(overlap)
+        XCTAssertEqual(overlap.labels(for: camera).compactMap(\.icon?.image).sorted(), ["hospital", "park"])
+
+        // An icon with long text next to another icon: with text-optional the second keeps its
+        // icon and drops the text; without, it is left out whole.
+        let crowd = [Self.poi(2048, 2048, icon: "park", name: "Green"), Self.poi(2048 + 600, 2048, icon: "hospital", name: "A long hospital name")]
+        let required = renderer(crowd, style: try Self.style())
+        _ = try frame(required)
+        XCTAssertEqual(required.labels(for: camera).map(\.text), ["Green"])
+        let optional = renderer(crowd, style: try Self.style(layout: "\"text-optional\": true"))
+        let image = try frame(optional)
+        let labels = optional.labels(for: camera)
+        XCTAssertEqual(labels.map(\.text), ["Green", "A long hospital name"])
+        XCTAssertEqual(labels.compactMap(\.icon?.image), ["park", "hospital"])
+        XCTAssertEqual(labels.map { $0.icon?.alone }, [false, true], "the hospital's text gave way")
+        XCTAssertEqual(labels.last?.box.width ?? 0, 17, accuracy: 0.01, "its box is the icon's")
+        let red = try XCTUnwrap(labels.last?.icon).box
+        XCTAssertTrue(near(image.rgb(x: Int(red.x + 4), y: Int(red.y + 4)), Self.hospitalRed), "the lone icon is drawn")
+        assertNoOverlaps(labels)
+    }
+
+    func testSizeAnchorOffsetRotateAndOpacityMoveAndScaleTheIcon() throws {
+        let style = try Self.style(layout: "\"icon-size\": 2, \"icon-anchor\": \"bottom\", \"icon-offset\": [3, 0], \"icon-rotate\": 90")
+        let r = renderer([Self.poi(2048, 2048, icon: "park")], style: style)
+        _ = try frame(r)
+        let icon = try XCTUnwrap(r.labels(for: camera).first?.icon)
+        // A 34 px square hung above the anchor (x -11…23 after the 6 px offset, y -34…0), turned
+        // a quarter clockwise about the anchor: now right of it (x 0…34, y -11…23).
+        XCTAssertEqual(icon.box.width, 34, accuracy: 0.01)
+        XCTAssertEqual(icon.box.x, 256, accuracy: 0.01)
+        XCTAssertEqual(icon.box.y, 256 - 11, accuracy: 0.01)
+    }
+
+    func testTheTwoTimesSheetIsUsedOnATwoTimesScreen() throws {
+        let r = renderer([Self.poi(2048, 2048, icon: "park")], style: try Self.style(), scale: 2)
+        let image = try frame(r, scale: 2)
+        let icon = try XCTUnwrap(r.labels(for: camera).first?.icon)
+        XCTAssertEqual(icon.box.width, 17, accuracy: 0.01, "logical px")
+        // Green at the disc's rim, inside the white ring, on device px.
+        XCTAssertTrue(near(image.rgb(x: 512 - 11, y: 512), Self.parkGreen), String(format: "%06X", image.rgb(x: 501, y: 512) ?? 0))
+    }
+
+    func testAMissingSpriteIsNotedAndTheTextStillShows() throws {
+        let style = try Self.style(sprite: "/nonexistent/sprite")
+        XCTAssertEqual(style.notes.filter { $0.contains("sprite") }.count, 1, "\(style.notes)")
+        XCTAssertTrue(style.notes.contains { $0.contains("/nonexistent/sprite") && $0.contains("icons are left out") })
+        let r = renderer([Self.poi(2048, 2048, icon: "park", name: "Park"), Self.poi(3000, 3000, icon: "park")], style: style)
+        _ = try frame(r)
+        let labels = r.labels(for: camera)
+        XCTAssertEqual(labels.map(\.text), ["Park"], "text without its icon; an icon alone is left out")
+        XCTAssertNil(labels.first?.icon)
+
+        // A sprite that has the name missing: the text stays, without an icon.
+        let known = renderer([Self.poi(2048, 2048, icon: "no-such-icon", name: "Park")], style: try Self.style())
+        _ = try frame(known)
+        XCTAssertEqual(known.labels(for: camera).map(\.text), ["Park"])
+        XCTAssertNil(known.labels(for: camera).first?.icon)
+
+        // A sprite index that is not JSON is reported, never a crash.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-sprite-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("{ not json".utf8).write(to: dir.appendingPathComponent("bad.json"))
+        try Data([0x89, 0x50]).write(to: dir.appendingPathComponent("bad.png"))
+        let bad = try Self.style(sprite: dir.appendingPathComponent("bad").path)
+        XCTAssertTrue(bad.notes.contains { $0.contains("bad.json") && $0.contains("not valid JSON") }, "\(bad.notes)")
+    }
+
+    func testTheShippedOpenMapTilesStyleDrawsPOIIconsInHelsinki() throws {
+        let files = try ["world.mbtiles", "helsinki.mbtiles"].map {
+            try MBTilesSource(path: ShippedDataTests.dataDirectory.appendingPathComponent($0).path) as any VectorTileSource
+        }
+        let auto = AutomaticStyle.make(for: files)
+        XCTAssertFalse(auto.style.notes.contains { $0.contains("sprite") }, "\(auto.style.notes)")
+        var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: auto.sources, style: auto.style), scale: 1))
+        r.showsScaleBar = false
+        r.showsAttribution = false
+        let camera = MapCamera(center: Coordinate(latitude: 60.1685, longitude: 24.9415), zoom: 17, size: ViewSize(width: 800, height: 600))
+        let image = try XCTUnwrap(RasterImage(width: 800, height: 600))
+        let cr = try XCTUnwrap(cairo_create(image.surface))
+        r.drawSynchronously(camera, into: cr)
+        cairo_destroy(cr)
+        if let out = ProcessInfo.processInfo.environment["MERIDIAN_ICON_PNG"] { cairo_surface_write_to_png(image.surface, out) }
+        let labels = r.labels(for: camera)
+        let icons = labels.filter { $0.icon != nil }
+        XCTAssertGreaterThan(icons.count, 3, "POIs with icons in central Helsinki")
+        XCTAssertTrue(icons.allSatisfy { $0.layer == "poi" }, "\(Set(icons.map(\.layer)))")
+        assertNoOverlaps(labels)
+        // Each icon's disc is drawn: the pixel 3 px inside its top-left corner's diagonal is opaque colour, not map.
+        for l in icons.prefix(5) {
+            let b = try XCTUnwrap(l.icon).box
+            let c = image.rgb(x: Int(b.x + b.width / 2), y: Int(b.y + 2.5)) ?? 0
+            XCTAssertFalse(near(c, 0xF2EFE9, by: 6), String(format: "%@ at the icon's rim: %06X", l.text, c))
+        }
+    }
+
+    /// No two labels' collision boxes overlap (a label's own icon and text may touch).
+    func assertNoOverlaps(_ labels: [MapLabel], file: StaticString = #filePath, line: UInt = #line) {
+        for (i, a) in labels.enumerated() {
+            for b in labels[(i + 1)...] {
+                for p in a.collisionBoxes {
+                    for q in b.collisionBoxes where p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height {
+                        XCTFail("'\(a.text)' and '\(b.text)' overlap", file: file, line: line)
+                    }
+                }
+            }
+        }
+    }
+}
