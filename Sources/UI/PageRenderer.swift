@@ -109,13 +109,16 @@ public final class PageRenderer {
             set(cr, Palette.pin)
             cairo_arc(cr, PageLayout.margin + 10, f.minY + f.size.height / 2, 7, 0, 2 * Double.pi)
             cairo_fill(cr)
+            // The row's text ends before its Delete button, when it shows one.
+            let delete = i < page.editing.deleteViews.count ? page.editing.deleteViews[i] : nil
+            let textEnd = delete.flatMap { $0.isHidden ? nil : f.minX + $0.frame.minX - 8 }
             if !drawNameField(page, row: i, place: place, cr) {
                 set(cr, Palette.text)
-                text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18)
+                text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18, maxX: textEnd)
             }
             drawDeleteButton(page, row: i, cr)
             set(cr, Palette.muted)
-            text(cr, place.detail, x: PageLayout.margin + 32, y: f.minY + 53, size: 14)
+            text(cr, place.detail, x: PageLayout.margin + 32, y: f.minY + 53, size: 14, maxX: textEnd)
             cairo_set_source_rgba(cr, 0, 0, 0, 0.08)
             cairo_rectangle(cr, PageLayout.margin, f.maxY - 1, f.size.width - 2 * PageLayout.margin, 1)
             cairo_fill(cr)
@@ -292,11 +295,12 @@ public final class PageRenderer {
 
     func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
 
-    /// Draws one line of text at `size`; one that would run past the window's right margin is
-    /// cut and ends in "…" (never shrunk: paragraphs come wrapped, `PageLayout`).
-    func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
+    /// Draws one line of text at `size`; one that would run past `maxX` (default: the window's
+    /// right margin) is cut and ends in "…" (never shrunk: paragraphs come wrapped, `PageLayout`).
+    func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false, maxX: Double? = nil) {
         let font = PageFont(size: size, bold: bold)
-        let shown = availableWidth > 0 ? PageText.fit(s, font, width: availableWidth - x - PageLayout.margin, cr) : s
+        let end = maxX ?? availableWidth - PageLayout.margin
+        let shown = availableWidth > 0 ? PageText.fit(s, font, width: end - x, cr) : s
         font.select(cr)
         cairo_move_to(cr, x, y)
         cairo_show_text(cr, shown)
