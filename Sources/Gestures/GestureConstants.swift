@@ -31,7 +31,9 @@ public enum GestureConstants {
     /// the same distance, so settling fingers stay a tap. Checked against:
     /// atmel-maxtouch-2-finger-tap (the fingers settle 12.9 and 13.1 px: with the 12 px slop
     /// the pan took them and nothing happened; with 20 it is a two-finger tap),
-    /// ep0430m09-2-finger-tap (2.2–2.4 px), and the 2- and 4-finger drags (still drags).
+    /// ep0430m09-2-finger-tap (2.2–2.4 px), isdv4-e6-2fg-tap and -2fg-double-tap,
+    /// dell-canvas-2-finger-tap, bamboo-16fg-double-tap, intuos5-touch-m-double-tap (all
+    /// two-finger taps), and the 2- and 4-finger drags (still drags).
     public static let twoFingerTapSlop: Double = 20
 
     /// px the centroid distance ("span") of two fingers must change before a pinch begins;
@@ -56,6 +58,25 @@ public enum GestureConstants {
     /// further (29° at 100 px apart) while wide fingers need only `rotationThreshold`.
     public static let rotationMinimumArc: Double = 25
 
+    /// px per mm of the window that the millimetre figures below assume: the default 800×1280
+    /// window filling a 10.1-inch tablet (WXGA at 149 ppi is 5.9 px/mm; Android's dp, 1/160 in,
+    /// is 6.3). The real recordings are replayed at this size where a threshold is about the
+    /// size of a finger's slide (`--px-per-mm 6` of scripts/evemu-to-trace.py).
+    public static let pixelsPerMillimetre: Double = 6
+
+    /// px the second press of a double tap must travel up or down before it is a drag-zoom
+    /// (double-tap-and-drag), and how far that press may slide and still be the second tap of a
+    /// double tap: about 6.7 mm at `pixelsPerMillimetre`. A slow double tap's second press
+    /// slides: in dth2242-slow-double-tap it slides 5.3 mm (32 px at 6 px/mm, far past
+    /// `touchSlop`) and the person meant a double tap; with the touch slop as the limit it became
+    /// a drag-zoom of 0.2 levels instead of +1. A deliberate drag-zoom travels centimetres
+    /// (one level per 100 px), so 40 px costs it nothing: it starts where the finger is then and
+    /// does not jump. A press that slides 40 px sideways first is neither (the page cannot
+    /// scroll sideways). The first tap keeps `touchSlop`: a first press that slides is a scroll.
+    /// Checked against: dth2242-slow-double-tap (a double tap: +1, once), ep0430m09 and atmel
+    /// fast taps (double taps, unchanged).
+    public static let quickZoomSlop: Double = 40
+
     /// px a finger may move before a long press fires (UIKit's allowableMovement is 10 pt).
     public static let longPressAllowableMovement: Double = 10
 
@@ -65,7 +86,8 @@ public enum GestureConstants {
     /// Flutter and Android use 300 (first up → second down); GTK and Qt's 400 is for mice.
     /// The single tap that has to wait for a double tap to fail waits exactly this long.
     /// Checked against: atmel-maxtouch-fast-taps (lifts to next touch-downs 98–150 ms: nine
-    /// fast taps are four double taps and a tap, none lost).
+    /// fast taps are four double taps and a tap, none lost), isdv4-e6-double-tap-center (140 ms:
+    /// a double tap), dth2242-slow-double-tap (52 ms between presses of 364 and 354 ms).
     public static let doubleTapTimeout: Double = 300
 
     /// ms under which a second touch-down after a lift is touchscreen chatter, not a second tap

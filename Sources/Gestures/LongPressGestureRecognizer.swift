@@ -20,6 +20,11 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     public var minimumPressDuration: Double
     /// px the press may move before it begins (the taps before it: `tolerances`).
     public var allowableMovement = GestureConstants.longPressAllowableMovement
+    /// px the press must travel up or down, after its duration, before it begins; 0: it begins
+    /// with the duration. The double-tap-and-drag uses `GestureConstants.quickZoomSlop`, so a
+    /// slow double tap's sliding second press is not a drag-zoom. While it waits, moving more
+    /// than `allowableMovement` (any direction) fails it.
+    public var minimumVerticalMovement = 0.0
     /// Slops, intervals and distances of the taps before the press.
     public var tolerances: TapTolerances {
         get { chain.tolerances }
@@ -37,6 +42,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     private var pressStart = Point.zero
     private var readyToBegin = false
     private var moved = false
+    private var waitingForVerticalMovement = false
 
     public init(name: String = "", taps: Int = 0,
                 minimumPressDuration: Double = GestureConstants.longPressDuration) {
@@ -69,7 +75,8 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
             pressing = true
             pressStart = touches.centroid ?? touch.location
             if minimumPressDuration == 0 {
-                readyToBegin = true
+                readyToBegin = minimumVerticalMovement <= 0
+                waitingForVerticalMovement = !readyToBegin
             } else {
                 setTimer(at: time + minimumPressDuration)
             }
@@ -78,6 +85,16 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
 
     override func touchMoved(_ touch: Touch, time: Double) {
         moved = true
+        if waitingForVerticalMovement, state == .possible, pending == nil {
+            let c = touches.centroid ?? touch.location
+            if abs(c.y - pressStart.y) > minimumVerticalMovement {
+                waitingForVerticalMovement = false
+                readyToBegin = true
+            } else if c.distance(to: pressStart) > allowableMovement {
+                fail()
+            }
+            return
+        }
         guard state == .possible, pending == nil, !readyToBegin else { return }
         let tooFar = pressing ? touch.location.distance(to: touch.startLocation) > allowableMovement : chain.movedTooFar(touch)
         if tooFar { fail() }
@@ -119,6 +136,10 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
             fail()
             return
         }
+        if minimumVerticalMovement > 0 {
+            waitingForVerticalMovement = true
+            return
+        }
         requestBegin()
     }
 
@@ -126,6 +147,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         chain.reset()
         pressing = false
         readyToBegin = false
+        waitingForVerticalMovement = false
         moved = false
     }
 

@@ -5,6 +5,9 @@ import Input
 public struct TapTolerances: Sendable, Equatable {
     /// px a finger may move and still tap.
     public var maximumMovement = GestureConstants.touchSlop
+    /// px a finger may move in the taps after the first of a chain (a double tap's second
+    /// press may slide further: `GestureConstants.quickZoomSlop` on the map).
+    public var maximumFollowingTapMovement = GestureConstants.touchSlop
     /// px the mouse may move with the button held and still click (much less than a finger).
     public var maximumMouseMovement = GestureConstants.mouseSlop
     /// ms from a tap's lift to the next tap's touch-down.
@@ -52,7 +55,8 @@ struct TapChain {
 
     /// How far `touch` may move and still tap.
     func movementLimit(for touch: Touch) -> Double {
-        touch.kind == .mouse ? tolerances.maximumMouseMovement : tolerances.maximumMovement
+        touch.kind == .mouse ? tolerances.maximumMouseMovement
+            : taps > 0 ? tolerances.maximumFollowingTapMovement : tolerances.maximumMovement
     }
 
     func movedTooFar(_ touch: Touch) -> Bool {

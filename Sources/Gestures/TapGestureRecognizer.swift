@@ -30,6 +30,8 @@ public final class TapGestureRecognizer: GestureRecognizer {
 
     /// Taps completed in the current chain.
     public var numberOfTaps: Int { chain.taps }
+    /// The most fingers down at once in the tap under way (a two-finger tap: 2 once both landed).
+    public var touchesInCurrentTap: Int { chain.mostTouches }
 
     private var chain = TapChain()
     private var tapLocation = Point.zero

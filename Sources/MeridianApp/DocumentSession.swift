@@ -190,3 +190,9 @@ final class DocumentSession {
         return document.notices.count != notices || result == .reloaded
     }
 }
+
+/// The shipped sample's places as the page shows them (empty when it is not installed): what
+/// `meridian --headless` opens with, for the benchmarks that drive the shipped page.
+public enum ShippedSample {
+    public static func places() -> [UI.Place] { DocumentSession.scratchSample()?.pagePlaces ?? [] }
+}

@@ -320,23 +320,48 @@ final class LabelLayer: Sendable {
               let source = SpriteSheets.shared.surface(sheet.png) else { return }
         defer { cairo_surface_destroy(source) }
         let r = icon.rect
+        /// The current rectangle painted with the source at the icon's opacity.
+        func paintRectangle() {
+            if icon.style.opacity < 1 {
+                cairo_clip(cr)
+                cairo_paint_with_alpha(cr, icon.style.opacity)
+            } else {
+                // Filled, not clipped: no clip mask for a fractional box.
+                cairo_fill(cr)
+            }
+        }
+        if icon.style.rotate.truncatingRemainder(dividingBy: 360) == 0, !cut.sdf {
+            // Unturned: the image scaled once to its device size and kept, copied here to whole
+            // device px (a scaled copy per label image was most of the icons' cost).
+            let w = Int(((r.maxX - r.minX) * scale).rounded()), h = Int(((r.maxY - r.minY) * scale).rounded())
+            guard let image = SpriteSheets.shared.cut(sheet.png, cut, width: w, height: h) else { return }
+            defer { cairo_surface_destroy(image) }
+            let x = (r.minX * scale - origin.0).rounded(), y = (r.minY * scale - origin.1).rounded()
+            cairo_save(cr)
+            cairo_identity_matrix(cr)
+            cairo_set_source_surface(cr, image, x, y)
+            cairo_rectangle(cr, x, y, Double(w), Double(h))
+            paintRectangle()
+            cairo_restore(cr)
+            return
+        }
         cairo_save(cr)
         cairo_translate(cr, -origin.0, -origin.1)
         cairo_scale(cr, scale, scale)
         cairo_rotate(cr, icon.style.rotate * Double.pi / 180)
         cairo_rectangle(cr, r.minX, r.minY, r.maxX - r.minX, r.maxY - r.minY)
-        cairo_clip(cr)
         // Sheet px to logical px: the cut's own size onto the placed rectangle.
         cairo_translate(cr, r.minX, r.minY)
         cairo_scale(cr, (r.maxX - r.minX) / Double(cut.width), (r.maxY - r.minY) / Double(cut.height))
         if cut.sdf {
             // Distance-field icons are tinted by `icon-color` (not supported): drawn in black.
+            cairo_clip(cr)
             cairo_set_source_rgb(cr, 0, 0, 0)
             cairo_mask_surface(cr, source, -Double(cut.x), -Double(cut.y))
         } else {
             cairo_set_source_surface(cr, source, -Double(cut.x), -Double(cut.y))
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-            cairo_paint_with_alpha(cr, icon.style.opacity)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+            paintRectangle()
         }
         cairo_restore(cr)
     }
@@ -375,7 +400,20 @@ final class SpriteSheets: Sendable {
 
     /// `cut` of the sheet at `path` as a repeating pattern (the caller destroys it), or nil.
     func pattern(_ path: String, _ cut: Sprite.Image) -> OpaquePointer? {
-        let key = "\(path)#\(cut.x),\(cut.y),\(cut.width),\(cut.height)"
+        let image = self.cut(path, cut, width: cut.width, height: cut.height)
+        guard let image else { return nil }
+        defer { cairo_surface_destroy(image) }
+        guard let p = cairo_pattern_create_for_surface(image) else { return nil }
+        cairo_pattern_set_extend(p, CAIRO_EXTEND_REPEAT)
+        cairo_pattern_set_filter(p, CAIRO_FILTER_GOOD)
+        return p
+    }
+
+    /// `cut` of the sheet at `path` scaled to `width` x `height` px, made once and kept (the
+    /// caller destroys the reference it gets), or nil.
+    func cut(_ path: String, _ cut: Sprite.Image, width: Int, height: Int) -> OpaquePointer? {
+        guard width > 0, height > 0, width < 4096, height < 4096 else { return nil }
+        let key = "\(path)#\(cut.x),\(cut.y),\(cut.width),\(cut.height)@\(width)x\(height)"
         // Held as integers under the lock (cairo's pointers are not `Sendable`).
         var held = cuts.withLock { table -> UInt? in
             guard let hit = table[key] else { return nil }
@@ -385,14 +423,17 @@ final class SpriteSheets: Sendable {
         if held == nil {
             guard let sheet = surface(path) else { return nil }
             defer { cairo_surface_destroy(sheet) }
-            guard let made = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(cut.width), Int32(cut.height)) else { return nil }
+            guard let made = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else { return nil }
             guard cairo_surface_status(made) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(made) else {
                 cairo_surface_destroy(made)
                 return nil
             }
+            cairo_scale(cr, Double(width) / Double(cut.width), Double(height) / Double(cut.height))
             cairo_set_source_surface(cr, sheet, -Double(cut.x), -Double(cut.y))
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
             cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-            cairo_paint(cr)
+            cairo_rectangle(cr, 0, 0, Double(cut.width), Double(cut.height))
+            cairo_fill(cr)
             cairo_destroy(cr)
             cairo_surface_flush(made)
             let mine = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(made)))
@@ -401,6 +442,11 @@ final class SpriteSheets: Sendable {
                     cairo_surface_reference(OpaquePointer(bitPattern: raced))
                     return raced
                 }
+                // Icon sizes that follow the zoom make new images: past 512 the table starts over.
+                if table.count >= 512 {
+                    for v in table.values { cairo_surface_destroy(OpaquePointer(bitPattern: v)) }
+                    table.removeAll()
+                }
                 // The table keeps the reference `made` came with; the caller gets one more.
                 table[key] = mine
                 cairo_surface_reference(OpaquePointer(bitPattern: mine))
@@ -408,12 +454,6 @@ final class SpriteSheets: Sendable {
             }
             if held != mine { cairo_surface_destroy(made) }
         }
-        let image = held.flatMap { OpaquePointer(bitPattern: $0) }
-        guard let image else { return nil }
-        defer { cairo_surface_destroy(image) }
-        guard let p = cairo_pattern_create_for_surface(image) else { return nil }
-        cairo_pattern_set_extend(p, CAIRO_EXTEND_REPEAT)
-        cairo_pattern_set_filter(p, CAIRO_FILTER_GOOD)
-        return p
+        return held.flatMap { OpaquePointer(bitPattern: $0) }
     }
 }

@@ -10,9 +10,11 @@ extension MeridianPage {
     /// Ctrl+wheel zooms this many levels per detent.
     static let wheelZoomPerDetent = 0.5
 
-    /// Tab moves through these: the map (so arrows pan it), its buttons, the pins, the list rows.
+    /// Tab moves through these: the map (so arrows pan it), its buttons (the compass while it
+    /// shows), the pins, the list rows.
     public var focusOrder: [TargetID] {
-        [.map, .zoomIn, .zoomOut] + viewport.pinPlaces.map { .pin($0) } + list.places.map { .row($0.id) }
+        [.map, .zoomIn, .zoomOut] + (viewport.compass.isHidden ? [] : [.compass])
+            + viewport.pinPlaces.map { .pin($0) } + list.places.map { .row($0.id) }
     }
 
     /// The pointer's position in map coordinates, when it is over the visible map.
@@ -162,7 +164,15 @@ extension MeridianPage {
     }
 
     private func moveFocus(backwards: Bool) {
-        focus.move(in: focusOrder, backwards: backwards)
+        let order = focusOrder
+        if focus.current == .compass, !order.contains(.compass) {
+            // The focused compass hid (north up): go on from where it stood, after zoom-out.
+            focus.set(.zoomOut)
+            focus.visible = true
+            if !backwards { focus.move(in: order, backwards: false) }
+        } else {
+            focus.move(in: order, backwards: backwards)
+        }
         revealFocused()
         invalidate()
     }

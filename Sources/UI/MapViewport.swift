@@ -32,6 +32,10 @@ final class MapViewport {
     var pendingFling: Point?
     /// Called after every visible change of the map (camera, pins).
     var onChange: () -> Void = {}
+    /// Whether a gesture is moving the map now (the page says): then a zoom or turn that would
+    /// animate is made at once, since an animation would fight the gesture frame by frame, and
+    /// the gesture goes on from it (keys and the wheel compose with fingers and drags).
+    var isHeldByGesture: () -> Bool = { false }
 
     init(layout: PageLayout, places: [Place], center: Coordinate, zoom: Double) {
         view = GestureView(name: TargetID.map.name, frame: layout.mapFrame)
@@ -169,9 +173,17 @@ final class MapViewport {
     func animateZoom(to zoom: Double, around p: ScreenPoint, at now: Double) {
         stopMotion()
         let z = min(max(zoom, camera.minZoom), camera.maxZoom)
-        animation = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
-                                    targetZoom: z, focus: p, targetCenter: nil)
-        onChange()
+        start(CameraAnimation(start: camera, startTime: now, duration: MeridianPage.zoomAnimationDuration,
+                              targetZoom: z, focus: p, targetCenter: nil))
+    }
+
+    private func start(_ a: CameraAnimation) {
+        if isHeldByGesture() {
+            setCamera(a.camera(at: a.startTime + a.duration))
+        } else {
+            animation = a
+            onChange()
+        }
     }
 
     /// Turns the map to `bearing` about the view's centre, the short way round, animated.
@@ -180,8 +192,7 @@ final class MapViewport {
         var a = CameraAnimation(start: camera, startTime: now, duration: MeridianPage.northUpAnimationDuration,
                                 targetZoom: camera.zoom, focus: centre, targetCenter: nil)
         a.targetBearing = bearing
-        animation = a
-        onChange()
+        start(a)
     }
 
     /// Glides to `target` at zoom 15 or closer (a row tapped).

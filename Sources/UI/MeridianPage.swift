@@ -54,6 +54,14 @@ public final class MeridianPage {
     var mapFingerPositions: [(serial: UInt64, location: Point)] = []
     /// Touch ids (−1: the mouse) whose touch-down caught a glide or a fling: they are no tap.
     var caughtTouchIDs: Set<Int32> = []
+    /// The camera as each running gesture (fingers, mouse drag, double-tap-and-drag) last set
+    /// it, and the fingers' pinch scale and rotation then: when keys or the wheel changed the
+    /// camera since, the gesture goes on from the camera as it is instead of undoing the change.
+    var fingerGestureCamera: MapCamera?
+    var fingerScaleAndRotation = (scale: 1.0, rotation: 0.0)
+    var mouseDragCamera: MapCamera?
+    var mouseDragLocation = Point.zero
+    var quickZoomCamera: MapCamera?
     var zoomAtGestureStart = 0.0
     /// Where (map y) the double-tap-and-drag began.
     var quickZoomStartY = 0.0
@@ -78,7 +86,8 @@ public final class MeridianPage {
     /// The selected place's id.
     public var selectedPlace: String? { list.selected }
     /// The focused target, and whether the focus ring shows.
-    public var focusedTarget: TargetID? { focus.current }
+    /// The focused target (nil while it is the compass and the compass is hidden).
+    public var focusedTarget: TargetID? { focus.current == .compass && viewport.compass.isHidden ? nil : focus.current }
     public var focusVisible: Bool { focus.visible }
     /// Buffer pixels per logical pixel, so a settled zoom can be made crisp for the renderer.
     public var renderScale: Double {

@@ -13,7 +13,7 @@ import Gestures
 ///          mapRotate   Rotation          ┘                         … and turn, after a deliberate twist
 ///          mapMouseDrag Pan(mouse)                                 the mouse drags the map
 ///          mapDoubleTap Tap(2 taps)                                +1 zoom
-///          mapQuickZoom LongPress(1 tap, 0 ms), requires doubleTap to fail   tap, then drag to zoom
+///          mapQuickZoom LongPress(1 tap, 0 ms, 40 px up/down), requires doubleTap to fail   tap, then drag to zoom
 ///          mapTap      Tap, requires doubleTap and quickZoom to fail         the callout
 ///          mapTwoFingerTap Tap(2 fingers)                          −1 zoom
 ///          mapObserver Tap, observer                               counts taps, takes nothing
@@ -93,6 +93,13 @@ public final class PageGestureGraph {
         mapPan.slop = GestureConstants.twoFingerTapSlop
         mapTwoFingerTap.maximumSpreadChange = GestureConstants.scaleSlop
         mapQuickZoom.require(toFail: mapDoubleTap)
+        // What people mean: a double tap's second press that slides a little (a slow double
+        // tap) is still a double tap; only a deliberate vertical drag is a drag-zoom, and the
+        // page does not scroll under a second tap.
+        mapDoubleTap.tolerances.maximumFollowingTapMovement = GestureConstants.quickZoomSlop
+        mapQuickZoom.minimumVerticalMovement = GestureConstants.quickZoomSlop
+        mapQuickZoom.allowableMovement = GestureConstants.quickZoomSlop
+        pageScroll.shouldBegin = { [unowned self] _ in !isSecondTapOfMapDoubleTap }
         // A second finger on the map makes it a two-finger gesture, even when the double tap
         // it waited for fails because of that finger.
         mapQuickZoom.shouldBegin = { [unowned self] _ in mapPinch.numberOfTouches <= 1 }
@@ -136,6 +143,13 @@ public final class PageGestureGraph {
         for r in tapLike {
             r.shouldReceive = { [unowned self] _, touch in !(catches?(touch) ?? false) }
         }
+        // Two fingers tapping the map together, one of them on a pin or a button, are a
+        // two-finger tap (isdv4-e6-2fg-tap: one finger lands on a pin), not a tap on the pin.
+        for tap in pinTaps + targetTaps {
+            tap.shouldBegin = { [unowned self] _ in
+                !(mapTwoFingerTap.state == .possible && mapTwoFingerTap.touchesInCurrentTap >= 2)
+            }
+        }
     }
 
     /// Adds a multi-finger recognizer to the map's group (see the type's comment): it is
@@ -157,6 +171,12 @@ public final class PageGestureGraph {
     /// or one is waiting for its fingers (two landing, a re-grip).
     private func mapGroupHoldsFinger(otherThan touch: Touch) -> Bool {
         mapGroup.contains { r in r.touches.contains { $0.serial != touch.serial } }
+    }
+
+    /// Whether the map's double tap has a tap and a finger down: the finger is its second press
+    /// (a double tap or a drag-zoom, never a page scroll).
+    private var isSecondTapOfMapDoubleTap: Bool {
+        mapDoubleTap.state == .possible && mapDoubleTap.numberOfTaps > 0 && !mapDoubleTap.touches.isEmpty
     }
 
     /// Every recognizer of the graph.

@@ -16,6 +16,9 @@ import Render
 ///   no tap (`catchMotion`).
 extension MeridianPage {
     func wireGestures() {
+        viewport.isHeldByGesture = { [unowned self] in
+            graph.isMapGroupActive || mapMouseDrag.state.isActive || mapQuickZoom.state.isActive
+        }
         graph.catches = { [unowned self] touch in caughtTouchIDs.contains(touch.kind == .mouse ? -1 : touch.id) }
         pageScroll.action = { [unowned self] pan in pageScrolled(pan) }
         mapRotate.isEnabled = allowsRotation
@@ -154,6 +157,7 @@ extension MeridianPage {
             }
             mapFingers = nil
             mapAnchor = nil
+            fingerGestureCamera = nil
             return
         }
         // The fingers: the pinch's once it has two (both take every finger; after a re-grip
@@ -163,6 +167,17 @@ extension MeridianPage {
         var serials: UInt64 = 0
         for t in lead.touches { serials &+= t.serial }
         let count = lead.numberOfTouches
+        if let f = mapFingers, let seen = fingerGestureCamera, seen != camera {
+            // Keys or the wheel changed the camera since the fingers' last frame: the gesture
+            // goes on from the camera as it is, with the place under the fingers where they were.
+            var before = Point.zero
+            for p in mapFingerPositions { before = before + p.location }
+            let from = map.convert(fromWindow: before * (1 / Double(max(1, mapFingerPositions.count))))
+            mapAnchor = camera.worldPoint(at: ScreenPoint(x: from.x, y: from.y))
+            let (scale, rotation) = fingerScaleAndRotation
+            // (Fingers that landed or lifted meanwhile are handled next, from this camera.)
+            mapFingers = (f.count, f.serials, camera.zoom, scale, camera.bearing, rotation)
+        }
         if let f = mapFingers, f.count != count || f.serials != serials {
             // Fingers landed or lifted: the fingers that stay moved the map this frame as
             // they did before; then everything is re-based on the fingers down now.
@@ -179,6 +194,7 @@ extension MeridianPage {
             mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale, camera.bearing, 0)
         }
         rememberFingerPositions(of: lead)
+        defer { fingerGestureCamera = camera; fingerScaleAndRotation = (mapPinch.scale, mapRotate.rotation) }
         guard let f = mapFingers else { return }
         var c = camera
         if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite, f.scale > 0 {
@@ -225,19 +241,28 @@ extension MeridianPage {
             viewport.stopMotion()
             let p = drag.location(in: map) - drag.translation(in: map)
             mapAnchor = camera.worldPoint(at: p)
+            mouseDragCamera = nil
             fallthrough
         case .changed:
+            if let seen = mouseDragCamera, seen != camera {
+                // Keys or the wheel changed the camera: drag on from it.
+                mapAnchor = camera.worldPoint(at: ScreenPoint(x: mouseDragLocation.x, y: mouseDragLocation.y))
+            }
             guard let anchor = mapAnchor else { return }
             let p = drag.location(in: map)
             var c = camera
             let s = c.screenPoint(ofWorld: anchor)
             c.pan(by: p - s)
             viewport.setCamera(c)
+            mouseDragCamera = camera
+            mouseDragLocation = p
         case .ended:
             mapAnchor = nil
+            mouseDragCamera = nil
             viewport.startFling(velocity: drag.velocity(in: map), at: now)
         default:
             mapAnchor = nil
+            mouseDragCamera = nil
         }
     }
 
@@ -249,15 +274,22 @@ extension MeridianPage {
             // Measured from where it began (it may wait for the double tap to fail while the
             // finger moves a little), so it never jumps.
             quickZoomStartY = press.location(in: map).y
+            quickZoomCamera = nil
             fallthrough
         case .changed:
+            if let seen = quickZoomCamera, seen != camera {
+                // Keys or the wheel changed the camera: the drag zooms on from it.
+                zoomAtGestureStart += camera.zoom - seen.zoom
+            }
             // Down zooms in, up zooms out, anchored where the second tap landed.
             let anchor = press.pressLocation(in: map)
             let dy = press.location(in: map).y - quickZoomStartY
             var c = camera
             c.setZoom(zoomAtGestureStart + dy / MeridianPage.quickZoomPixelsPerLevel, around: anchor)
             viewport.setCamera(c)
+            quickZoomCamera = camera
         case .ended, .cancelled:
+            quickZoomCamera = nil
             viewport.settleZoom(around: press.pressLocation(in: map))
         default:
             break

@@ -53,7 +53,7 @@ extension MeridianPage {
         }
         var snapshot = PageSnapshot(scrollY: scrollY, contentHeight: contentHeight, mapFrame: mapFrameInWindow,
                             center: camera.centerCoordinate, zoom: camera.zoom, span: camera.span, pins: pins,
-                            targets: targets, log: log, selectedPin: selectedPin, focused: focus.current?.name,
+                            targets: targets, log: log, selectedPin: selectedPin, focused: focusedTarget?.name,
                             observedMapTaps: observedMapTaps, hintVisible: hintUntil != nil)
         snapshot.bearing = camera.bearing
         return snapshot

@@ -14,8 +14,21 @@ import Glibc
 /// - `allocs_per_frame` / `steady_allocs_per_frame`: heap allocations counted by
 ///   scripts/malloc-count.c when it is preloaded (scripts/count-gesture-allocs.sh); without it
 ///   this figure is skipped and stderr says so.
+///
+/// `MERIDIAN_GESTURES_STEADY_ONLY=1` plays only the steady segment, once (for instruction
+/// counts: `valgrind --tool=callgrind --toggle-collect='*playSteady*' meridian-bench gestures`;
+/// the collected instructions divided by its frames are the steady cost per frame).
 enum GesturesBench {
     static func run() {
+        if getenv("MERIDIAN_GESTURES_STEADY_ONLY") != nil {
+            let stream = BenchStream.build(cycles: 1, on: BenchLayout(BenchLayout.page()))
+            let calm = playSteady(stream, counter: MallocCounter())
+            Bench.emit([("suite", "gestures"), ("metric", "steady_ns_per_frame"), ("frames", stream.steadyRange.count),
+                        ("median", calm.ns / Double(stream.steadyRange.count)), ("runs", 1)])
+            Bench.emit([("suite", "gestures"), ("metric", "steady_allocs_per_frame"), ("frames", stream.steadyRange.count),
+                        ("median", Double(calm.allocations) / Double(stream.steadyRange.count)), ("total", calm.allocations), ("runs", 1)])
+            return
+        }
         let cycles = 400
         let stream = BenchStream.build(cycles: cycles, on: BenchLayout(BenchLayout.page()))
         let recognizerCount = BenchLayout.page().graph.all.count

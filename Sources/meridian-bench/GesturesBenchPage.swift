@@ -1,5 +1,6 @@
 import Gestures
 import Input
+import MeridianApp
 import UI
 #if canImport(Glibc)
 import Glibc
@@ -19,8 +20,13 @@ struct BenchLayout {
     /// The shipped page; `MERIDIAN_GESTURES_ROTATE=0` builds it as `--no-rotate` does, to
     /// see what the rotation costs.
     static func page() -> MeridianPage {
-        MeridianPage(.init(width: 800, height: 1280, allowsRotation: getenv("MERIDIAN_GESTURES_ROTATE").map { String(cString: $0) } != "0"))
+        MeridianPage(.init(width: 800, height: 1280, allowsRotation: getenv("MERIDIAN_GESTURES_ROTATE").map { String(cString: $0) } != "0"),
+                     places: samplePlaces)
     }
+
+    /// The shipped sample's places, read once: their pins and rows are on the page as in
+    /// `meridian --headless`, so the stream's pin drags and row taps land on real targets.
+    private static let samplePlaces = ShippedSample.places()
 
     init(_ page: MeridianPage) {
         let snap = page.snapshot

@@ -130,6 +130,43 @@ import Testing
         #expect(end.zoom == start.zoom + 1)
     }
 
+    /// The compass is a target like the zoom buttons: in the Tab order right after them while
+    /// it shows, and Return turns north up; once hidden, Tab skips it.
+    @Test func tabReachesTheCompassWhileItShowsAndReturnTurnsNorthUp() throws {
+        func tabs(_ t: inout TraceBuilder, _ n: Int) {
+            for _ in 0..<n {
+                t.line("key pressed Tab")
+                t.line("key released Tab")
+            }
+        }
+        var north = TraceBuilder()
+        tabs(&north, 4)
+        let unrotated = try Replay.dump(north)
+        #expect(unrotated.target("compass") == nil)
+        #expect(unrotated.focus?.hasPrefix("pin-") == true, "no compass while north is up: \(unrotated.focus ?? "nil")")
+
+        var t = TraceBuilder()
+        t.line("key pressed Shift_L")
+        t.line("key pressed Right")
+        t.line("key released Right")
+        t.line("key released Shift_L")
+        t.wait(500)
+        tabs(&t, 4)
+        let rotated = try Replay.dump(t)
+        #expect(rotated.bearing != 0)
+        #expect(rotated.target("compass") != nil)
+        #expect(rotated.focus == "compass")
+        t.line("key pressed Return")
+        t.line("key released Return")
+        t.wait(500)
+        let turned = try Replay.dump(t)
+        #expect(turned.log("targetTap").last?["id"] as? String == "compass")
+        #expect(turned.bearing == 0, "north up again")
+        tabs(&t, 1)
+        let after = try Replay.dump(t)
+        #expect(after.focus == unrotated.focus, "the hidden compass is skipped: \(after.focus ?? "nil")")
+    }
+
     @Test func pageDownAndSpaceScrollThePage() throws {
         let start = try Replay.initial()
         var t = TraceBuilder()

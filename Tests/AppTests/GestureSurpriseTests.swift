@@ -396,4 +396,66 @@ import Testing
         #expect(end.log("cooperativeHint").count == 1, "the hint is the only feedback a sideways drag can get")
         #expect(end.center == start.center && end.scrollY == 0)
     }
+
+    // MARK: Keys and the wheel during a finger gesture
+
+    /// Two fingers pan the map; in the middle, `input` (a key or Ctrl+wheel) changes the camera;
+    /// the fingers move on. Returns the dump just after the change, with the fingers' centroid,
+    /// and the dump at the end, with the centroid's motion since.
+    private func keyedDuringAPan(_ input: (inout TraceBuilder) -> Void) throws -> (mid: Dump, centroid: P, end: Dump, moved: P) {
+        let start = try Replay.initial()
+        let c = start.freeMapPoint(near: start.mapFrame.center, clearance: 80)
+        var t = TraceBuilder()
+        t.pointer("enter \(c.x) \(c.y)")
+        twoDown(&t, c)
+        move(&t, [(0, c + P(x: -60, y: 0)), (1, c + P(x: 60, y: 0))], by: P(x: 0, y: 50))
+        input(&t)
+        t.wait(16)
+        let centroid = c + P(x: 0, y: 50)
+        let mid = try Replay.dump(t)
+        let moved = P(x: 40, y: -30)
+        move(&t, [(0, centroid + P(x: -60, y: 0)), (1, centroid + P(x: 60, y: 0))], by: moved)
+        let end = try Replay.dump(t)
+        return (mid, centroid, end, moved)
+    }
+
+    @Test func aZoomKeyDuringATwoFingerPanIsKeptAndThePanGoesOnFromIt() throws {
+        let start = try Replay.initial()
+        let r = try keyedDuringAPan { t in
+            t.line("key pressed plus")
+            t.line("key released plus")
+        }
+        #expect(abs(r.mid.zoom - (start.zoom + 1)) < 0.01, "the key zoomed in at once: \(r.mid.zoom)")
+        #expect(abs(r.end.zoom - r.mid.zoom) < 0.01, "the fingers' next frames did not undo it: \(r.end.zoom)")
+        let place = r.mid.coordinate(at: r.centroid)
+        #expect(r.end.windowPoint(of: place).distance(to: r.centroid + r.moved) < 1,
+                "the place under the fingers after the key stayed under them")
+    }
+
+    @Test func ctrlWheelDuringATwoFingerPanIsKeptAndThePanGoesOnFromIt() throws {
+        let r = try keyedDuringAPan { t in
+            t.line("key pressed Control_L")
+            t.line("pointer axis-source wheel")
+            t.line("pointer axis vertical -30 discrete -2")
+            t.line("pointer frame")
+            t.line("key released Control_L")
+        }
+        let start = try Replay.initial()
+        #expect(r.mid.zoom > start.zoom + 0.9, "two detents zoomed in: \(r.mid.zoom)")
+        #expect(abs(r.end.zoom - r.mid.zoom) < 0.01, "the fingers' next frames did not undo it: \(r.end.zoom)")
+        let place = r.mid.coordinate(at: r.centroid)
+        #expect(r.end.windowPoint(of: place).distance(to: r.centroid + r.moved) < 1)
+    }
+
+    @Test func anArrowKeyPanDuringATwoFingerPanIsKept() throws {
+        let r = try keyedDuringAPan { t in
+            t.line("key pressed Tab")   // focus the map: arrows pan it
+            t.line("key released Tab")
+            t.line("key pressed Left")
+            t.line("key released Left")
+        }
+        #expect(r.mid.focus == "map")
+        let place = r.mid.coordinate(at: r.centroid)
+        #expect(r.end.windowPoint(of: place).distance(to: r.centroid + r.moved) < 1, "the arrow's pan was not undone")
+    }
 }

@@ -176,6 +176,15 @@ enum Replay {
 
     static func dump(_ trace: TraceBuilder, _ arguments: [String] = []) throws -> Dump { try run(trace, arguments: arguments).dump }
 
+    /// Replays a trace file headless and returns the state dump.
+    static func dump(traceFile: String, _ arguments: [String] = []) throws -> Dump {
+        let dir = ScratchDirectory()
+        let status = MeridianApp.run(["--headless", "--replay", traceFile, "--state-out", dir.file("s.json")] + arguments)
+        guard status == 0 else { throw ReplayFailure(description: "meridian exited \(status) replaying \(traceFile)") }
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir.file("s.json")))
+        return Dump(raw: try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:])
+    }
+
     /// The page as it starts.
     static func initial(_ arguments: [String] = []) throws -> Dump { try dump(TraceBuilder(), arguments) }
 }

@@ -43,6 +43,7 @@ final class ComposedPage {
     private(set) var pageMomentum: Momentum?
 
     private var zoomAtStart = 11.0
+    private var quickZoomStartY = 0.0
     private var scrollAtStart = 0.0
 
     init(pinCount: Int = 2) {
@@ -131,10 +132,11 @@ final class ComposedPage {
             switch press.state {
             case .began:
                 zoomAtStart = mapZoom
+                quickZoomStartY = press.location(in: map).y
                 log.append("quickZoom")
             case .changed:
-                // Down zooms in, at the shipped rate.
-                mapZoom = zoomAtStart + (press.location(in: map).y - press.pressLocation(in: map).y)
+                // Down zooms in, at the shipped rate, from where it began (past the slop: no jump).
+                mapZoom = zoomAtStart + (press.location(in: map).y - quickZoomStartY)
                     / PageGestureGraph.quickZoomPixelsPerLevel
             default:
                 break

@@ -106,6 +106,8 @@ final class ComposedPageTests: XCTestCase {
         input.tap(mapSpot.x, mapSpot.y)
         input.wait(100)
         input.down(0, mapSpot.x, mapSpot.y)
+        input.drag(0, by: 0, GestureConstants.quickZoomSlop + 1, steps: 1)
+        XCTAssertEqual(page.mapZoom, 11, "past the slop it begins where the finger is: no jump")
         input.drag(0, by: 0, 200)
         XCTAssertEqual(page.mapZoom, 13, accuracy: 1e-9, "200 px down at the shipped 100 px per level")
         input.drag(0, by: 0, -300)
@@ -113,6 +115,32 @@ final class ComposedPageTests: XCTestCase {
         input.up(0)
         input.wait(1000)
         XCTAssertEqual(page.log, ["quickZoom"], "no +1 double-tap zoom, no tap, no page scroll")
+        XCTAssertEqual(page.scrollY, 0)
+    }
+
+    func testASlowDoubleTapWhoseSecondPressSlidesIsADoubleTapNotADragZoom() {
+        input.tap(mapSpot.x, mapSpot.y, holding: 250)
+        input.wait(120)
+        input.down(0, mapSpot.x, mapSpot.y)
+        // 5 mm at the reference density, slowly, a little sideways too: past the touch slop.
+        input.drag(0, by: 6, 5 * GestureConstants.pixelsPerMillimetre, steps: 20, stepMs: 16)
+        input.up(0)
+        input.wait(1000)
+        XCTAssertEqual(page.mapZoom, 12, "one level in, once")
+        XCTAssertEqual(page.log, ["doubleTapZoom"], "no drag-zoom, no tap, no page scroll")
+        XCTAssertEqual(page.scrollY, 0)
+    }
+
+    func testASecondPressSlidingSidewaysIsNeitherADoubleTapNorADragZoom() {
+        input.tap(mapSpot.x, mapSpot.y)
+        input.wait(100)
+        input.down(0, mapSpot.x, mapSpot.y)
+        input.drag(0, by: GestureConstants.quickZoomSlop + 20, 4)
+        input.up(0)
+        input.wait(1000)
+        XCTAssertEqual(page.mapZoom, 11)
+        XCTAssertFalse(page.log.contains("quickZoom"))
+        XCTAssertFalse(page.log.contains("doubleTapZoom"))
         XCTAssertEqual(page.scrollY, 0)
     }
 

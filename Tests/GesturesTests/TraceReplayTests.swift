@@ -18,9 +18,9 @@ final class TraceReplayTests: XCTestCase {
         1040  touch frame
         1140  touch down 1 118 722
         1140  touch frame
-        1150  touch motion 1 118 760
+        1150  touch motion 1 118 770
         1150  touch frame
-        1160  touch motion 1 118 822
+        1160  touch motion 1 118 870
         1160  touch frame
         1170  touch up 1
         1170  touch frame
