@@ -30,11 +30,13 @@ let package = Package(
 
         // Pure Swift layers.
         // libm: the standard library's rounding and sqrt call into it, and nothing else links it here.
-        .target(name: "Input", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "Gestures", dependencies: ["Input"],
+        // Point, Size, Rect, EdgeInsets: the one geometry of Input, Gestures, Geo, Render and UI.
+        .target(name: "Geometry"),
+        .target(name: "Input", dependencies: ["Geometry"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Gestures", dependencies: ["Input", "Geometry"],
                 // Dynamic exclusivity checks were ~30% of a gesture frame (perf, meridian-bench gestures).
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
-        .target(name: "Geo"),
+        .target(name: "Geo", dependencies: ["Geometry"]),
         .target(name: "Tiles", dependencies: ["Geo", "CSQLite", "CZlib", "CBrotli", "CZstd"]),
         // The MapLibre style engine: pure Swift, no cairo; compiles a style per zoom into what
         // Render draws and what the label placer places.

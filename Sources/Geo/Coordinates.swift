@@ -1,3 +1,5 @@
+@_exported import Geometry
+
 /// A place on Earth in WGS84 degrees.
 ///
 /// Latitude runs north-positive, longitude east-positive. Values are stored as given;
@@ -30,39 +32,12 @@ public struct WorldPoint: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "(\(x), \(y))" }
 }
 
-/// A position in the map view in logical pixels, origin top-left, y down.
-public struct ScreenPoint: Sendable, Hashable, CustomStringConvertible {
-    public var x: Double
-    public var y: Double
+/// A position in the map view in logical pixels, origin top-left, y down: the shared
+/// geometry's `Point`, so a finger's position is a map position with no conversion.
+public typealias ScreenPoint = Point
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-
-    public static let zero = ScreenPoint(x: 0, y: 0)
-
-    public var description: String { "(\(x), \(y))" }
-
-    /// The Euclidean distance to `other`, in logical pixels.
-    public func distance(to other: ScreenPoint) -> Double {
-        let dx = x - other.x, dy = y - other.y
-        return (dx * dx + dy * dy).squareRoot()
-    }
-}
-
-/// The size of the map view in logical pixels.
-public struct ViewSize: Sendable, Hashable, CustomStringConvertible {
-    public var width: Double
-    public var height: Double
-
-    public init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
-
-    public var description: String { "\(width)x\(height)" }
-}
+/// The size of the map view in logical pixels: the shared geometry's `Size`.
+public typealias ViewSize = Size
 
 /// A rectangle on the globe given by its centre and its extent in degrees (as MapKit's
 /// `MKCoordinateRegion`).

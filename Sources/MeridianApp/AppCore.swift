@@ -78,7 +78,7 @@ final class AppCore {
     static func framing(_ places: [Coordinate], _ c: MeridianPage.Configuration) -> (center: Coordinate, zoom: Double)? {
         guard !places.isEmpty else { return nil }
         let layout = PageLayout(windowWidth: c.width, windowHeight: c.height)
-        let size = ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height)
+        let size = layout.mapFrame.size
         let start = MapCamera(center: HelsinkiPlaces.startCenter, zoom: HelsinkiPlaces.startZoom, size: size, minZoom: 1, maxZoom: 19)
         let inset = PageLayout.minimumTarget
         let shown = places.contains { p in

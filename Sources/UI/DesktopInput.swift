@@ -33,7 +33,7 @@ extension MeridianPage {
                 let steps = axis.detents ?? axis.value / 15
                 var c = camera
                 viewport.stopMotion()
-                c.zoom(by: -steps * MeridianPage.wheelZoomPerDetent, around: ScreenPoint(x: p.x, y: p.y))
+                c.zoom(by: -steps * MeridianPage.wheelZoomPerDetent, around: p)
                 viewport.setCamera(c)
                 viewport.settleZoom(around: p)
             } else {
@@ -71,7 +71,7 @@ extension MeridianPage {
         case .pinchBegin:
             guard let p = pointerOnMap else { return }
             viewport.stopMotion()
-            touchpadPinch = (camera.worldPoint(at: ScreenPoint(x: p.x, y: p.y)), camera.zoom, p, camera.bearing, 0)
+            touchpadPinch = (camera.worldPoint(at: p), camera.zoom, p, camera.bearing, 0)
         case .pinchUpdate(let dx, let dy, let scale, let rotation):
             guard var pinch = touchpadPinch, scale > 0, scale.isFinite else { return }
             pinch.at = Point(x: pinch.at.x + dx, y: pinch.at.y + dy)
@@ -79,10 +79,10 @@ extension MeridianPage {
             if allowsRotation, rotation.isFinite { pinch.twist += rotation }
             touchpadPinch = pinch
             var c = camera
-            c.setZoom(pinch.zoom + log2(scale), around: ScreenPoint(x: pinch.at.x, y: pinch.at.y))
-            c.setBearing(pinch.bearing - pinch.twist, around: ScreenPoint(x: pinch.at.x, y: pinch.at.y))
+            c.setZoom(pinch.zoom + log2(scale), around: pinch.at)
+            c.setBearing(pinch.bearing - pinch.twist, around: pinch.at)
             let s = c.screenPoint(ofWorld: pinch.anchor)
-            c.pan(by: ScreenPoint(x: pinch.at.x - s.x, y: pinch.at.y - s.y))
+            c.pan(by: pinch.at - s)
             viewport.setCamera(c)
         case .pinchEnd:
             if let pinch = touchpadPinch { viewport.settleZoom(around: pinch.at) }

@@ -45,7 +45,7 @@ final class MapViewport {
         compass = GestureView(name: TargetID.compass.name, frame: layout.compassFrame)
         compass.isHidden = true
         camera = MapCamera(center: center, zoom: zoom,
-                           size: ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height),
+                           size: layout.mapFrame.size,
                            minZoom: 1, maxZoom: 19)
         pinPlaces = places.map(\.id)
         pins = places.map { place in
@@ -89,7 +89,7 @@ final class MapViewport {
         zoomOut.frame = layout.zoomOutFrame
         compass.frame = layout.compassFrame
         var c = camera
-        c.size = ViewSize(width: layout.mapFrame.size.width, height: layout.mapFrame.size.height)
+        c.size = layout.mapFrame.size
         c.center = WebMercator.world(anchorCenter)
         camera = c
         layoutPins()
@@ -166,7 +166,7 @@ final class MapViewport {
         let crisp = MapRenderer.crispZoom(camera.zoom, scale: renderScale)
         guard crisp != camera.zoom, crisp.isFinite else { return }
         var c = camera
-        c.setZoom(crisp, around: ScreenPoint(x: p.x, y: p.y))
+        c.setZoom(crisp, around: p)
         setCamera(c)
     }
 
@@ -229,7 +229,7 @@ final class MapViewport {
         if let f = fling {
             var c = f.start
             let o = f.momentum.offset(at: now)
-            c.pan(by: ScreenPoint(x: o.x, y: o.y))
+            c.pan(by: o)
             setCamera(c)
             if f.momentum.isFinished(at: now) { fling = nil }
         }

@@ -30,7 +30,7 @@ extension MeridianPage {
             guard tap.state == .recognized else { return }
             let p = tap.location(in: map)
             let target = viewport.zoomTarget(levels: 1)
-            viewport.animateZoom(to: target, around: ScreenPoint(x: p.x, y: p.y), at: now)
+            viewport.animateZoom(to: target, around: p, at: now)
             record("doubleTapZoom", [("zoom", .number(target))])
         }
         mapQuickZoom.action = { [unowned self] press in quickZoom(press) }
@@ -42,7 +42,7 @@ extension MeridianPage {
             guard tap.state == .recognized else { return }
             let p = tap.location(in: map)
             let target = viewport.zoomTarget(levels: -1)
-            viewport.animateZoom(to: target, around: ScreenPoint(x: p.x, y: p.y), at: now)
+            viewport.animateZoom(to: target, around: p, at: now)
             record("twoFingerTapZoom", [("zoom", .number(target))])
         }
         mapObserver.action = { [unowned self] tap in
@@ -86,11 +86,11 @@ extension MeridianPage {
                 // Keep the finger where it grabbed the pin, slop included.
                 let centre = camera.screenPoint(of: viewport.pinCoordinates[place] ?? camera.centerCoordinate)
                 let start = pan.location(in: map) - pan.translation(in: map)
-                grabOffset = Point(x: centre.x, y: centre.y) - start
+                grabOffset = centre - start
                 fallthrough
             case .changed:
                 let p = pan.location(in: map) + grabOffset
-                viewport.setPin(place, at: camera.coordinate(at: ScreenPoint(x: p.x, y: p.y)))
+                viewport.setPin(place, at: camera.coordinate(at: p))
                 invalidateMap()
             case .ended:
                 if let c = viewport.pinCoordinates[place] {
@@ -182,14 +182,14 @@ extension MeridianPage {
             // Fingers landed or lifted: the fingers that stay moved the map this frame as
             // they did before; then everything is re-based on the fingers down now.
             followStayingFingers(of: lead)
-            mapAnchor = camera.worldPoint(at: ScreenPoint(x: centroid.x, y: centroid.y))
+            mapAnchor = camera.worldPoint(at: centroid)
             mapFingers = (count, serials, camera.zoom, mapPinch.scale, camera.bearing, mapRotate.rotation)
         } else if mapFingers == nil {
             viewport.stopMotion()
             // From where these fingers were when they all were down, slop included.
             let sameFingers = mapPan.state.isActive && mapPan.numberOfTouches == count
             let start = sameFingers ? centroid - mapPan.translation(in: map) : centroid
-            mapAnchor = camera.worldPoint(at: ScreenPoint(x: start.x, y: start.y))
+            mapAnchor = camera.worldPoint(at: start)
             // A rotation counts from its own begin (its threshold is not applied), like the pinch from 1.
             mapFingers = (count, serials, camera.zoom, mapPinch.state.isActive ? 1 : mapPinch.scale, camera.bearing, 0)
         }
@@ -198,15 +198,15 @@ extension MeridianPage {
         guard let f = mapFingers else { return }
         var c = camera
         if mapPinch.state.isActive, mapPinch.scale > 0, mapPinch.scale.isFinite, f.scale > 0 {
-            c.setZoom(f.zoom + log2(mapPinch.scale / f.scale), around: ScreenPoint(x: centroid.x, y: centroid.y))
+            c.setZoom(f.zoom + log2(mapPinch.scale / f.scale), around: centroid)
         }
         if mapRotate.state.isActive {
             // A clockwise twist turns the map clockwise: the bearing decreases.
-            c.setBearing(f.bearing - (mapRotate.rotation - f.rotation), around: ScreenPoint(x: centroid.x, y: centroid.y))
+            c.setBearing(f.bearing - (mapRotate.rotation - f.rotation), around: centroid)
         }
         if let anchor = mapAnchor {
             let s = c.screenPoint(ofWorld: anchor)
-            c.pan(by: ScreenPoint(x: centroid.x - s.x, y: centroid.y - s.y))
+            c.pan(by: centroid - s)
         }
         viewport.setCamera(c)
     }
@@ -229,9 +229,9 @@ extension MeridianPage {
         guard n > 0 else { return }
         let from = map.convert(fromWindow: before * (1 / n)), to = map.convert(fromWindow: after * (1 / n))
         var c = camera
-        let place = c.worldPoint(at: ScreenPoint(x: from.x, y: from.y))
+        let place = c.worldPoint(at: from)
         let s = c.screenPoint(ofWorld: place)
-        c.pan(by: ScreenPoint(x: to.x - s.x, y: to.y - s.y))
+        c.pan(by: to - s)
         viewport.setCamera(c)
     }
 
@@ -240,7 +240,7 @@ extension MeridianPage {
         case .began:
             viewport.stopMotion()
             let p = drag.location(in: map) - drag.translation(in: map)
-            mapAnchor = camera.worldPoint(at: ScreenPoint(x: p.x, y: p.y))
+            mapAnchor = camera.worldPoint(at: p)
             mouseDragCamera = nil
             fallthrough
         case .changed:
@@ -252,7 +252,7 @@ extension MeridianPage {
             let p = drag.location(in: map)
             var c = camera
             let s = c.screenPoint(ofWorld: anchor)
-            c.pan(by: ScreenPoint(x: p.x - s.x, y: p.y - s.y))
+            c.pan(by: p - s)
             viewport.setCamera(c)
             mouseDragCamera = camera
             mouseDragLocation = p
@@ -285,7 +285,7 @@ extension MeridianPage {
             let anchor = press.pressLocation(in: map)
             let dy = press.location(in: map).y - quickZoomStartY
             var c = camera
-            c.setZoom(zoomAtGestureStart + dy / MeridianPage.quickZoomPixelsPerLevel, around: ScreenPoint(x: anchor.x, y: anchor.y))
+            c.setZoom(zoomAtGestureStart + dy / MeridianPage.quickZoomPixelsPerLevel, around: anchor)
             viewport.setCamera(c)
             quickZoomCamera = camera
         case .ended, .cancelled:
@@ -297,7 +297,7 @@ extension MeridianPage {
     }
 
     private func mapTapped(at p: Point) {
-        let c = camera.coordinate(at: ScreenPoint(x: p.x, y: p.y))
+        let c = camera.coordinate(at: p)
         let w = map.convert(toWindow: p)
         record("mapTap", [("x", .number(w.x)), ("y", .number(w.y)), ("lat", .number(c.latitude)), ("lon", .number(c.longitude))])
         callout = (c, now + MeridianPage.calloutDuration)

@@ -52,16 +52,16 @@ public final class PageRenderer {
         // clip is skipped, which draws the same pixels at a fraction of the cost.
         let band = clipBand(cr)
         if band.meets(0, PageLayout.headerHeight) { drawHeader(cr, layout) }
-        if band.meets(PageLayout.introTop, PageLayout.introTop + PageLayout.introHeight) { drawIntro(cr, layout) }
+        if band.meets(PageLayout.introTop, PageLayout.introTop + layout.introHeight) { drawIntro(cr, layout) }
         drawList(cr, page, band)
         let more = layout.moreContentTop(rows: page.places.count)
-        if band.meets(more, more + 200) { drawMoreContent(cr, page) }
+        if band.meets(more, layout.contentHeight(rows: page.places.count)) { drawMoreContent(cr, page) }
         cairo_restore(cr)
         let f = page.mapFrameInWindow
         if clipBand(cr).meets(f.minY, f.maxY) { drawMap(page, cr) }
         drawFocus(page, cr)
         if page.showHitAreas { drawHitAreas(page, cr) }
-        if let notice { drawNotice(notice, cr, layout) }
+        drawNotice(cr, layout)
         drawUndo(page, cr)
         page.frameDrawn()
     }
@@ -82,33 +82,39 @@ public final class PageRenderer {
     /// window px: a scroll copy must redraw it where its moved pixels went and where it is.
     public func fixedRects(_ page: MeridianPage) -> [Rect] {
         let undo = page.editing.undo
-        return [noticeBand(page.layout), undo.isHidden ? nil : undo.frame].compactMap { $0 }
+        return [noticeBand(page.layout)?.band, undo.isHidden ? nil : undo.frame].compactMap { $0 }
     }
 
-    /// Where the notice band is drawn (fixed to the window, over the page), nil when none.
-    public func noticeBand(_ layout: PageLayout) -> Rect? {
-        guard notice != nil else { return nil }
-        let height = 40.0
-        return Rect(x: 0, y: layout.windowHeight - height, width: layout.windowWidth, height: height)
+    private static let noticeFont = PageFont(size: 15), noticeLineHeight = 20.0
+
+    /// Where the notice band is drawn (fixed to the window, over the page) and its lines, nil
+    /// when there is no notice. The notice wraps to the width, so the band grows on a narrow
+    /// window.
+    func noticeBand(_ layout: PageLayout) -> (band: Rect, lines: [String])? {
+        guard let notice else { return nil }
+        let lines = PageText.measuring { cr in
+            PageText.wrap(notice, Self.noticeFont, width: layout.windowWidth - 2 * PageLayout.margin, cr)
+        }
+        let height = 20 + Double(lines.count) * Self.noticeLineHeight
+        return (Rect(x: 0, y: layout.windowHeight - height, width: layout.windowWidth, height: height), lines)
     }
 
     /// A dark band along the bottom of the window, over the page, so it shows wherever it scrolled.
-    private func drawNotice(_ notice: String, _ cr: OpaquePointer, _ layout: PageLayout) {
-        guard let band = noticeBand(layout) else { return }
+    private func drawNotice(_ cr: OpaquePointer, _ layout: PageLayout) {
+        guard let (band, lines) = noticeBand(layout) else { return }
         cairo_set_source_rgba(cr, 0.13, 0.13, 0.13, 0.92)
         cairo_rectangle(cr, band.minX, band.minY, band.size.width, band.size.height)
         cairo_fill(cr)
         cairo_set_source_rgb(cr, 1, 1, 1)
-        text(cr, notice, x: PageLayout.margin, y: layout.windowHeight - 14, size: 15)
+        for (i, line) in lines.enumerated() {
+            text(cr, line, x: PageLayout.margin, y: band.minY + 25 + Double(i) * Self.noticeLineHeight, size: Self.noticeFont.size)
+        }
     }
 
     private func drawIntro(_ cr: OpaquePointer, _ layout: PageLayout) {
         set(cr, Palette.text)
-        let lines = ["Scroll the page with one finger, even over the map.",
-                     "Move and zoom the map with two fingers; double-tap, or",
-                     "double-tap and drag, to zoom. Drag the pins."]
-        for (i, line) in lines.enumerated() {
-            text(cr, line, x: PageLayout.margin, y: PageLayout.introTop + 22 + Double(i) * 24, size: 16)
+        for (i, line) in layout.introLines.enumerated() {
+            text(cr, line, x: PageLayout.margin, y: PageLayout.introTop + 22 + Double(i) * PageText.lineHeight, size: PageText.introFont.size)
         }
     }
 
@@ -142,13 +148,16 @@ public final class PageRenderer {
             set(cr, Palette.pin)
             cairo_arc(cr, PageLayout.margin + 10, f.minY + f.size.height / 2, 7, 0, 2 * Double.pi)
             cairo_fill(cr)
+            // The row's text ends before its Delete button, when it shows one.
+            let delete = i < page.editing.deleteViews.count ? page.editing.deleteViews[i] : nil
+            let textEnd = delete.flatMap { $0.isHidden ? nil : f.minX + $0.frame.minX - 8 }
             if !drawNameField(page, row: i, place: place, cr) {
                 set(cr, Palette.text)
-                text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18)
+                text(cr, place.name, x: PageLayout.margin + 32, y: f.minY + 30, size: 18, maxX: textEnd)
             }
             drawDeleteButton(page, row: i, cr)
             set(cr, Palette.muted)
-            text(cr, place.detail, x: PageLayout.margin + 32, y: f.minY + 53, size: 14)
+            text(cr, place.detail, x: PageLayout.margin + 32, y: f.minY + 53, size: 14, maxX: textEnd)
             cairo_set_source_rgba(cr, 0, 0, 0, 0.08)
             cairo_rectangle(cr, PageLayout.margin, f.maxY - 1, f.size.width - 2 * PageLayout.margin, 1)
             cairo_fill(cr)
@@ -160,12 +169,9 @@ public final class PageRenderer {
         set(cr, Palette.text)
         text(cr, "About the data", x: PageLayout.margin, y: top + 32, size: 22, bold: true)
         set(cr, Palette.muted)
-        let lines = ["Streets and buildings: OpenStreetMap (ODbL), a central Helsinki extract.",
-                     "Coasts, countries and places: Natural Earth (public domain).",
-                     "Everything is read from MBTiles or PMTiles files on this device; nothing goes online.",
-                     "", "Keyboard: +/- zoom, Tab moves between targets, Return activates,",
-                     "arrows pan the map once it has focus, Page Up/Down and Space scroll."]
-        for (i, line) in lines.enumerated() { text(cr, line, x: PageLayout.margin, y: top + 64 + Double(i) * 24, size: 15) }
+        for (i, line) in page.layout.aboutLines.enumerated() {
+            text(cr, line, x: PageLayout.margin, y: top + 64 + Double(i) * PageText.lineHeight, size: PageText.aboutFont.size)
+        }
     }
 
     // MARK: Map
@@ -177,7 +183,7 @@ public final class PageRenderer {
         roundedRect(cr, f, radius: Self.mapCornerRadius)
         cairo_clip(cr)
         if let map {
-            let origin = ScreenPoint(x: f.minX, y: f.minY)
+            let origin = f.origin
             let report = synchronousTiles
                 ? map.drawSynchronously(page.camera, into: cr, at: origin)
                 : map.draw(page.camera, into: cr, at: origin, moving: page.isMapMoving)
@@ -291,13 +297,14 @@ public final class PageRenderer {
         cairo_rectangle(cr, 0, 0, size.width, size.height)
         cairo_fill(cr)
         cairo_set_source_rgb(cr, 1, 1, 1)
-        let message = "Use two fingers to move the map"
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
-        cairo_set_font_size(cr, 22)
-        var extents = cairo_text_extents_t()
-        cairo_text_extents(cr, message, &extents)
-        cairo_move_to(cr, (size.width - extents.x_advance) / 2, size.height / 2)
-        cairo_show_text(cr, message)
+        // Centred, wrapped to the map's width at one size.
+        let font = PageFont(size: 22, bold: true), lineHeight = 30.0
+        let lines = PageText.wrap("Use two fingers to move the map", font, width: size.width - 2 * PageLayout.margin, cr)
+        let top = size.height / 2 - Double(lines.count - 1) * lineHeight / 2
+        for (i, line) in lines.enumerated() {
+            cairo_move_to(cr, (size.width - PageText.width(line, font, cr)) / 2, top + Double(i) * lineHeight)
+            cairo_show_text(cr, line)
+        }
     }
 
     // MARK: Focus and hit areas
@@ -329,20 +336,15 @@ public final class PageRenderer {
 
     func set(_ cr: OpaquePointer, _ c: (r: Double, g: Double, b: Double)) { cairo_set_source_rgb(cr, c.r, c.g, c.b) }
 
-    /// Draws one line of text, shrunk (down to 60 %) when it would run past the window's right margin.
-    func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false) {
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
-        cairo_set_font_size(cr, size)
-        if availableWidth > 0 {
-            var extents = cairo_text_extents_t()
-            cairo_text_extents(cr, s, &extents)
-            let room = availableWidth - x - PageLayout.margin
-            if extents.x_advance > room, extents.x_advance > 0 {
-                cairo_set_font_size(cr, max(size * 0.6, size * room / extents.x_advance))
-            }
-        }
+    /// Draws one line of text at `size`; one that would run past `maxX` (default: the window's
+    /// right margin) is cut and ends in "…" (never shrunk: paragraphs come wrapped, `PageLayout`).
+    func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, size: Double, bold: Bool = false, maxX: Double? = nil) {
+        let font = PageFont(size: size, bold: bold)
+        let end = maxX ?? availableWidth - PageLayout.margin
+        let shown = availableWidth > 0 ? PageText.fit(s, font, width: end - x, cr) : s
+        font.select(cr)
         cairo_move_to(cr, x, y)
-        cairo_show_text(cr, s)
+        cairo_show_text(cr, shown)
         cairo_new_path(cr)
     }
 
