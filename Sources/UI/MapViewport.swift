@@ -100,7 +100,12 @@ final class MapViewport {
     /// Moves a place's pin (a drag, an undo); the pins are laid out again.
     func setPin(_ place: String, at c: Coordinate) {
         pinCoordinates[place] = c
-        updatePinWorldPoints()
+        // In place: a pin drag moves one pin every frame, and rebuilding the list allocated.
+        if let i = pinPlaces.firstIndex(of: place), i < pinWorldPoints.count {
+            pinWorldPoints[i] = WebMercator.world(c)
+        } else {
+            updatePinWorldPoints()
+        }
         layoutPins()
     }
 
