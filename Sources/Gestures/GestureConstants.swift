@@ -35,6 +35,11 @@ public enum GestureConstants {
     /// dell-canvas-2-finger-tap, bamboo-16fg-double-tap, intuos5-touch-m-double-tap (all
     /// two-finger taps), and the 2- and 4-finger drags (still drags).
     public static let twoFingerTapSlop: Double = 20
+    /// ms a two-finger tap may last, from the first finger landing to the last lifting. The
+    /// longest real two-finger tap in data/recordings takes 824 ms (atmel-maxtouch-2-finger-tap;
+    /// ep0430m09-2-finger-tap 528 ms, dell-canvas-2-finger-tap 362 ms, the others under 110 ms),
+    /// while ntrig-2-finger-hold rests two fingers for 2994 ms: that is a hold, not a tap.
+    public static let twoFingerTapMaximumDuration: Double = 1000
 
     /// px the centroid distance ("span") of two fingers must change before a pinch begins;
     /// Flutter's kScaleSlop is 18 lp. A pinch smaller than this is a two-finger pan.

@@ -24,6 +24,9 @@ public final class TapGestureRecognizer: GestureRecognizer {
     /// With several fingers: px their spread (the distance between two fingers) may change and
     /// still tap; nil for no limit. A quick pinch is then never a two-finger tap.
     public var maximumSpreadChange: Double?
+    /// ms from the first finger landing to the last lifting that a tap may last; nil for no
+    /// limit. Two fingers resting on the map for seconds are not a two-finger tap.
+    public var maximumPressDuration: Double?
 
     /// Called on every state change; `.ended` means recognized.
     public var action: ((TapGestureRecognizer) -> Void)?
@@ -51,6 +54,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
                 return
             }
             cancelTimer()
+            if let limit = maximumPressDuration { setTimer(at: time + limit) }
         }
         chain.touchesDown(touches.count)
         if touches.count == numberOfTouchesRequired, let c = touches.centroid {
@@ -74,6 +78,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
             return
         }
         guard touches.isEmpty else { return }
+        cancelTimer()
         guard chain.tapLifted(time: time, touchesRequired: numberOfTouchesRequired) else {
             fail()
             return

@@ -92,6 +92,10 @@ public final class PageGestureGraph {
         // two-finger pan needs the same distance, so a movement is a tap or a drag, never both.
         mapPan.slop = GestureConstants.twoFingerTapSlop
         mapTwoFingerTap.maximumSpreadChange = GestureConstants.scaleSlop
+        mapTwoFingerTap.maximumPressDuration = GestureConstants.twoFingerTapMaximumDuration
+        // A press held as long as a long press is one, not a tap, whether or not anything
+        // took it as a long press.
+        mapTap.maximumPressDuration = GestureConstants.longPressDuration
         mapQuickZoom.require(toFail: mapDoubleTap)
         // What people mean: a double tap's second press that slides a little (a slow double
         // tap) is still a double tap; only a deliberate vertical drag is a drag-zoom, and the

@@ -139,13 +139,17 @@ import UI
     /// Real taps on other devices are what they look like: one finger a tap, two quick ones a
     /// double tap, two fingers together a two-finger tap, even with one of them on a pin
     /// (isdv4-e6-2fg-tap lands a finger on pin-ateneum: it used to select the pin) and even
-    /// when the contact lasts 0 ms (empia-pcap-tap).
+    /// when the contact lasts 0 ms (empia-pcap-tap); two fingers held for seconds are none
+    /// (ntrig-2-finger-hold, GestureConstants.twoFingerTapMaximumDuration).
     @Test(arguments: [
         ("isdv4-e6-single-tap-center", ["mapTap"]), ("empia-pcap-tap", ["mapTap"]),
         ("isdv4-e6-double-tap-center", ["doubleTapZoom"]),
         ("isdv4-e6-2fg-tap", ["twoFingerTapZoom"]), ("isdv4-e6-2fg-double-tap", ["twoFingerTapZoom"]),
         ("dell-canvas-2-finger-tap", ["twoFingerTapZoom"]), ("bamboo-16fg-double-tap", ["twoFingerTapZoom"]),
         ("intuos5-touch-m-double-tap", ["twoFingerTapZoom"]),
+        // One finger rests alone for 1.27 s (a long press: a new place), then a second lands
+        // and both stay 1.7 s: a hold, neither a two-finger tap (no zoom out) nor a tap.
+        ("ntrig-2-finger-hold", ["mapLongPress"]),
     ])
     func realTapsAreWhatTheyLookLike(_ name: String, _ expected: [String]) throws {
         let result = Self.follow(try Self.trace(name))
