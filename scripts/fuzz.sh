@@ -29,12 +29,21 @@ out=.build/fuzz
 mkdir -p "$out/modules" "$out/crashes"
 SWIFTC=(swiftc -sanitize=fuzzer,address -O -parse-as-library -use-ld=lld -swift-version 6)
 
+# Geometry (points, sizes, rects) is the bottom module: Input and Geo re-export it.
+build_geometry() {
+    local obj=$out/modules/Geometry.o
+    if [[ -f $obj && -z $(find Sources/Geometry -newer "$obj" -name '*.swift') ]]; then return; fi
+    "${SWIFTC[@]}" -module-name Geometry -emit-module -emit-module-path "$out/modules/Geometry.swiftmodule" \
+        -wmo -c Sources/Geometry/*.swift -o "$obj"
+}
+
 # Geo is a separate module because Tiles and Places import it.
 build_geo() {
+    build_geometry
     local obj=$out/modules/Geo.o
-    if [[ -f $obj && -z $(find Sources/Geo -newer "$obj" -name '*.swift') ]]; then return; fi
+    if [[ -f $obj && -z $(find Sources/Geo Sources/Geometry -newer "$obj" -name '*.swift') ]]; then return; fi
     "${SWIFTC[@]}" -module-name Geo -emit-module -emit-module-path "$out/modules/Geo.swiftmodule" \
-        -wmo -c Sources/Geo/*.swift -o "$obj"
+        -I "$out/modules" -wmo -c Sources/Geo/*.swift -o "$obj"
 }
 
 # Tiles as a module of its own too, for Style (which imports it).
@@ -42,7 +51,7 @@ tiles_flags=(-I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/C
 build_tiles() {
     build_geo
     local obj=$out/modules/Tiles.o
-    if [[ -f $obj && -z $(find Sources/Tiles Sources/Geo -newer "$obj" -name '*.swift') ]]; then return; fi
+    if [[ -f $obj && -z $(find Sources/Tiles Sources/Geo Sources/Geometry -newer "$obj" -name '*.swift') ]]; then return; fi
     "${SWIFTC[@]}" -module-name Tiles -emit-module -emit-module-path "$out/modules/Tiles.swiftmodule" \
         -I "$out/modules" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd \
         -wmo -c Sources/Tiles/*.swift -o "$obj"
@@ -52,7 +61,9 @@ build() {
     local t=$1 exe=$out/$1
     local -a sources flags
     case $t in
-        trace) sources=(Sources/Input/*.swift Fuzz/FuzzTrace.swift); flags=(-lm) ;;
+        trace)
+            build_geometry
+            sources=(Sources/Input/*.swift Fuzz/FuzzTrace.swift); flags=(-I "$out/modules" "$out/modules/Geometry.o" -lm) ;;
         mvt|inflate|mbtiles|pmtiles)
             build_geo
             local file=Fuzz/FuzzMVT.swift
@@ -60,17 +71,17 @@ build() {
             [[ $t == mbtiles ]] && file=Fuzz/FuzzMBTiles.swift
             [[ $t == pmtiles ]] && file=Fuzz/FuzzPMTiles.swift
             sources=(Sources/Tiles/*.swift "$file")
-            flags=(-I "$out/modules" "$out/modules/Geo.o" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd
+            flags=(-I "$out/modules" "$out/modules/Geo.o" "$out/modules/Geometry.o" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd
                    -lsqlite3 -lz -lbrotlidec -lzstd) ;;
         options) sources=(Sources/MeridianApp/Options.swift Fuzz/FuzzOptions.swift); flags=() ;;
         geojson)
             build_geo
             sources=(Sources/Places/*.swift Fuzz/FuzzGeoJSON.swift)
-            flags=(-I "$out/modules" "$out/modules/Geo.o") ;;
+            flags=(-I "$out/modules" "$out/modules/Geo.o" "$out/modules/Geometry.o") ;;
         style)
             build_tiles
             sources=(Sources/Style/*.swift Fuzz/FuzzStyle.swift)
-            flags=(-I "$out/modules" "$out/modules/Tiles.o" "$out/modules/Geo.o" "${tiles_flags[@]}") ;;
+            flags=(-I "$out/modules" "$out/modules/Tiles.o" "$out/modules/Geo.o" "$out/modules/Geometry.o" "${tiles_flags[@]}") ;;
         *) echo "fuzz.sh: unknown target '$t' (${targets[*]} all)" >&2; exit 2 ;;
     esac
     if [[ -x $exe && -z $(find "${sources[@]}" -newer "$exe") ]]; then return; fi
