@@ -233,12 +233,11 @@ final class AppCore {
         // The page's damage, grown to cover the touch markers where they were and are now.
         guard var r = page.pendingDamage else { return nil }
         for m in overlay.damage { r = r.union(m) }
-        // A change over part of the map redraws all of it: a map drawn clipped to a part (the
-        // touch markers' boxes over it) left labels and icons in the live window that a whole
-        // redraw does not show (MeridianUnderCompositorTests' recorded-trace replay, 731 px).
-        // The cause inside the map's drawing is not found yet; this keeps the picture right.
+        // Labels placed anew change anywhere on the map: then a change over part of it (the
+        // touch markers' boxes) redraws all of it, or the rest would keep the old labels.
         let map = page.mapFrameInWindow
-        if !r.isEmpty && r.minX < map.maxX && map.minX < r.maxX && r.minY < map.maxY && map.minY < r.maxY { r = r.union(map) }
+        if !r.isEmpty && r.minX < map.maxX && map.minX < r.maxX && r.minY < map.maxY && map.minY < r.maxY,
+           mapWillPlaceLabels { r = r.union(map) }
         return r
     }
 
@@ -255,7 +254,13 @@ final class AppCore {
         var fixed = overlay.shownMarks.map { $0.offsetBy(dy: -dy) } + (overlay.isVisible ? overlay.marks : [])
         for r in renderer.fixedRects(page) { fixed += [r, r.offsetBy(dy: -dy)] }
         rects += fixed
+        if mapWillPlaceLabels { rects.append(page.mapFrameInWindow) }
         return (s.from, dy, rects)
+    }
+
+    /// The next frame places the map's labels anew (see `MapRenderer.willPlaceLabels`).
+    private var mapWillPlaceLabels: Bool {
+        renderer.map?.willPlaceLabels(page.camera, moving: page.isMapMoving) ?? false
     }
 
     @discardableResult

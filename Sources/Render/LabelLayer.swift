@@ -119,7 +119,19 @@ final class LabelLayer: Sendable {
     func update(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool) -> Bool {
         let signature = sets.map { ObjectIdentifier($0.0) }
         let basis = Self.basis(camera)
-        let needs: Bool = state.withLock { s in
+        guard needs(camera, complete: complete, moving: moving, signature: signature, basis: basis) else { return false }
+        return place(camera, sets: sets, complete: complete, moving: moving, signature: signature, basis: basis)
+    }
+
+    /// Whether `update` with these arguments would place again (the labels may then change
+    /// anywhere on the map, so a frame must draw all of it).
+    func needsPlacement(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool) -> Bool {
+        needs(camera, complete: complete, moving: moving, signature: sets.map { ObjectIdentifier($0.0) }, basis: Self.basis(camera))
+    }
+
+    private func needs(_ camera: MapCamera, complete: Bool, moving: Bool, signature: [ObjectIdentifier],
+                       basis: (x: Double, y: Double)) -> Bool {
+        state.withLock { s in
             if s.zoom.isNaN || s.size != camera.size { return true }
             if !moving && complete && !s.settled { return true }
             if s.zoom != camera.zoom || !Self.sameBasis(s.basis, basis) {
@@ -137,7 +149,10 @@ final class LabelLayer: Sendable {
             }
             return !moving && s.center != camera.center
         }
-        guard needs else { return false }
+    }
+
+    private func place(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool,
+                       signature: [ObjectIdentifier], basis: (x: Double, y: Double)) -> Bool {
         let start = DispatchTime.now().uptimeNanoseconds
         var candidates: [LabelCandidate] = []
         candidates.reserveCapacity(sets.reduce(0) { $0 + $1.0.candidates.count })

@@ -158,6 +158,14 @@ public struct MapRenderer: Sendable {
         return labelLayer.labels(for: camera)
     }
 
+    /// Whether drawing `camera` now would place the labels anew: they may then change anywhere
+    /// on the map, so a frame that meant to redraw only part of it must redraw all of it.
+    public func willPlaceLabels(_ camera: MapCamera, moving: Bool) -> Bool {
+        guard showsLabels else { return false }
+        let (sets, complete) = labelSets(camera, cache.labels(tiles(for: camera)))
+        return labelLayer.needsPlacement(camera, sets: sets, complete: complete, moving: moving)
+    }
+
     /// Forgets the labels shown and their drawn glyphs (a benchmark's cold start).
     public func resetLabels() { labelLayer.reset() }
 
