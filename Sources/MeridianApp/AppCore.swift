@@ -236,8 +236,9 @@ final class AppCore {
         // Labels placed anew change anywhere on the map: then a change over part of it (the
         // touch markers' boxes) redraws all of it, or the rest would keep the old labels.
         let map = page.mapFrameInWindow
-        if !r.isEmpty && r.minX < map.maxX && map.minX < r.maxX && r.minY < map.maxY && map.minY < r.maxY,
-           mapWillPlaceLabels { r = r.union(map) }
+        let meets = !r.isEmpty && r.minX < map.maxX && map.minX < r.maxX && r.minY < map.maxY && map.minY < r.maxY
+        let holds = r.minX <= map.minX && r.minY <= map.minY && r.maxX >= map.maxX && r.maxY >= map.maxY
+        if meets && !holds && mapWillPlaceLabels { r = r.union(map) }
         return r
     }
 
