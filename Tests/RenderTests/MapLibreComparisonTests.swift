@@ -10,8 +10,8 @@ import XCTest
 /// same files at the same places, labels off: the per-pixel difference must stay within the
 /// baseline measured when the styles were written (docs/MAP-ENGINE.md).
 ///
-/// Needs MERIDIAN_MAPLIBRE_PYTHON, the python of scripts/maplibre-venv.sh (scripts/test.sh
-/// makes it and sets it); without it the test is skipped, and says so.
+/// Needs the python of scripts/maplibre-venv.sh (`MapLibreReference`); without it the test
+/// fails, and says how to make it.
 final class MapLibreComparisonTests: XCTestCase {
     struct View {
         var name: String
@@ -30,15 +30,7 @@ final class MapLibreComparisonTests: XCTestCase {
     static let size = 512
 
     func testShippedStylesLookAsMapLibreDrawsThem() throws {
-        guard let python = ProcessInfo.processInfo.environment["MERIDIAN_MAPLIBRE_PYTHON"] else {
-            // The README's test command always sets it: there (and so in CI) a missing reference
-            // renderer is a failure, never a skip that reads as a pass.
-            if ProcessInfo.processInfo.environment["CI"] != nil {
-                XCTFail("MERIDIAN_MAPLIBRE_PYTHON is not set under CI: scripts/test.sh sets it from scripts/maplibre-venv.sh")
-                return
-            }
-            throw XCTSkip("MERIDIAN_MAPLIBRE_PYTHON is not set (scripts/test.sh sets it from scripts/maplibre-venv.sh)")
-        }
+        let python = try MapLibreReference.python()
         let repo = ShippedDataTests.dataDirectory.deletingLastPathComponent()
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-maplibre-\(getpid())")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)

@@ -18,7 +18,7 @@ import XCTest
 /// rectangle (or a bent run of them) of one colour: its centre is MapLibre's text box centre,
 /// compared with the centre of Meridian's `map.labels` box for the same text.
 ///
-/// Needs MERIDIAN_MAPLIBRE_PYTHON (as `MapLibreComparisonTests`).
+/// Needs the python of scripts/maplibre-venv.sh (`MapLibreReference`).
 final class MapLibreLabelComparisonTests: XCTestCase {
     struct View {
         var name: String
@@ -38,13 +38,7 @@ final class MapLibreLabelComparisonTests: XCTestCase {
     static let tolerance = 4.0
 
     func testMapLibresPlacedLabelsAreMostlyWhereMeridianPlacesThem() throws {
-        guard let python = ProcessInfo.processInfo.environment["MERIDIAN_MAPLIBRE_PYTHON"] else {
-            if ProcessInfo.processInfo.environment["CI"] != nil {
-                XCTFail("MERIDIAN_MAPLIBRE_PYTHON is not set under CI: scripts/test.sh sets it from scripts/maplibre-venv.sh")
-                return
-            }
-            throw XCTSkip("MERIDIAN_MAPLIBRE_PYTHON is not set (scripts/test.sh sets it from scripts/maplibre-venv.sh)")
-        }
+        let python = try MapLibreReference.python()
         let repo = ShippedDataTests.dataDirectory.deletingLastPathComponent()
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-maplibre-labels-\(getpid())")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
