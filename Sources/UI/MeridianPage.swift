@@ -5,12 +5,6 @@ import Input
 /// Meridian's page: a scrolling page with a header, some text, an embedded map with pins and
 /// zoom buttons, a list of places and more content below — and every gesture that moves them.
 ///
-/// It owns the gesture tree and the state the gestures change (scroll offset, camera, pins,
-/// the log). It never draws from an input handler: changes only mark it dirty, and
-/// `PageRenderer` draws it when the runner asks for a frame.
-/// Meridian's page: a scrolling page with a header, some text, an embedded map with pins and
-/// zoom buttons, a list of places and more content below — and every gesture that moves them.
-///
 /// It composes one part per concern, each with a narrow interface: `PageScroller` (the page's
 /// offset and its glide), `MapViewport` (the map's view, buttons, camera, pins and their
 /// motion), `PlacesList` (the places, their rows, the selection) and `PageFocus` (keyboard
