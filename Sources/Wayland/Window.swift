@@ -19,8 +19,10 @@ public struct WindowGeometry: Equatable, Sendable {
 
 /// The toplevel window: wl_surface + xdg_surface + xdg_toplevel, its configure cycle, scale,
 /// decorations and frame pacing. Rendering is asked for, never pushed: `WaylandClient.renderIfNeeded`
-/// draws when the app `needsFrame` and no frame callback is pending, or when a configure must be
-/// acked (`forceDraw`).
+/// draws when the app `needsFrame` and no frame callback is pending, when a configure changed
+/// what the window shows (`configurePending`, paced like any frame), or at once for the first
+/// configure and a new scale (`forceDraw`). A configure that changes nothing drawn is acked with
+/// a bare commit.
 final class Window {
     private let client: WaylandClient
     let surface: OpaquePointer
@@ -58,6 +60,15 @@ final class Window {
     /// Something about the window itself (size, scale, decoration, a configure) needs a new frame
     /// even if the app has nothing new, and even when a frame callback is outstanding.
     private(set) var forceDraw = false
+    /// A configure changed the size or the title bar: it is acked by the next frame, drawn when
+    /// the compositor is ready for one (so a burst of resizes draws once per refresh, at the
+    /// newest size), or after `configureGrace` ms even if it never says so.
+    private(set) var configurePending = false
+    /// When the oldest configure still waiting for its frame arrived (monotonic ms).
+    private(set) var configurePendingSince = 0.0
+    /// How long a configure may wait for the compositor's frame callback before it is drawn
+    /// anyway: a hidden window, or a compositor that stopped answering, still gets its ack.
+    static let configureGrace = 500.0
     /// Window size and scale as last committed (viewport, buffer scale, opaque region).
     private var committedLayout: (width: Int, height: Int, scale: Double)?
     var frameCallbackPending: Bool { frameCallback != nil }
@@ -192,7 +203,22 @@ final class Window {
         lastCommitSequence = client.presentation?.request(for: surface)
         wl_surface_commit(surface)
         forceDraw = false
+        configurePending = false
         return true
+    }
+
+    /// The title bar a frame drawn now would show (nil: none).
+    private var titleBarToDraw: TitleBar.State? {
+        let pixels = Int((Double(titleBarHeight) * scale).rounded())
+        return hasClientTitleBar && pixels > 0 ? TitleBar.State(pixels: pixels, windowWidth: width, active: isActivated) : nil
+    }
+
+    /// Whether a frame drawn now would differ from the last one committed in size, scale or
+    /// title bar (what the app draws inside is the app's business: `needsFrame`).
+    private var differsFromCommitted: Bool {
+        guard let committed = committedLayout else { return true }
+        return committed.width != width || committed.height != height || committed.scale != scale
+            || titleBarToDraw != committedTitleBar
     }
 
     func destroy() {
@@ -217,12 +243,28 @@ final class Window {
         }
         let (w, h) = pendingSize
         // 0 means "choose your own size"; maximized/fullscreen sizes must be obeyed exactly.
+        let first = !configured
         let chosen = configured ? (width, height) : fittedNaturalSize()
         width = w > 0 ? Int(w) : chosen.0
         height = h > 0 ? Int(h) : chosen.1
         configured = true
-        unackedSerial = serial
-        forceDraw = true
+        if first {
+            unackedSerial = serial
+            forceDraw = true
+        } else if differsFromCommitted {
+            unackedSerial = serial
+            if !configurePending {
+                configurePending = true
+                configurePendingSince = monotonicMilliseconds()
+            }
+        } else {
+            // Nothing to draw (the same size and states again, or back to what is on screen
+            // before a pending resize was drawn): ack it with a commit that carries no buffer.
+            xdg_surface_ack_configure(xdgSurface, serial)
+            wl_surface_commit(surface)
+            unackedSerial = nil
+            configurePending = false
+        }
         if geometry != oldGeometry { onGeometryChange?() }
     }
 
