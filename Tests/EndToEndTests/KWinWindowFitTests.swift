@@ -85,24 +85,22 @@ final class KWinWindowFitTests: XCTestCase {
         return (numbers.first ?? -1, numbers.last ?? -1)
     }
 
-    func testThePortraitDefaultFitsA720By1280Bound() throws {
-        let kwin = try KWin(width: 720, height: 1280)
+    /// KWin's bounds are its output's size here (no panels): the default 800x1280 window must
+    /// open at `expected` inside them.
+    private func assertTheDefaultFits(output: (Int, Int), expected: (Int, Int), file: StaticString = #filePath, line: UInt = #line) throws {
+        let kwin = try KWin(width: output.0, height: output.1)
         let run = try kwin.runMeridian([])
         let (bw, bh) = try bounds(in: run.log)
-        XCTAssertEqual(bw, 720)
-        XCTAssertEqual(bh, 1280)
-        XCTAssertEqual(run.window.0, 720, "the 800 px default narrowed to the bound")
-        XCTAssertEqual(run.window.1, 1280)
+        XCTAssertEqual([bw, bh], [output.0, output.1], "the bounds KWin sent", file: file, line: line)
+        XCTAssertEqual([run.window.0, run.window.1], [expected.0, expected.1], "the window inside them", file: file, line: line)
+    }
+
+    func testThePortraitDefaultFitsA720By1280Bound() throws {
+        try assertTheDefaultFits(output: (720, 1280), expected: (720, 1280))   // 800 px narrowed
     }
 
     func testThePortraitDefaultFitsA1280By720Bound() throws {
-        let kwin = try KWin(width: 1280, height: 720)
-        let run = try kwin.runMeridian([])
-        let (bw, bh) = try bounds(in: run.log)
-        XCTAssertEqual(bw, 1280)
-        XCTAssertEqual(bh, 720)
-        XCTAssertEqual(run.window.0, 800, "the default width fits")
-        XCTAssertEqual(run.window.1, 720, "the 1280 px default height shortened to the bound")
+        try assertTheDefaultFits(output: (1280, 720), expected: (800, 720))    // 1280 px shortened
     }
 
     func testAnExplicitSizeWinsOverTheBounds() throws {
