@@ -501,9 +501,11 @@ static bool execute(struct server *s, const struct command *c, char *result, siz
 		if (argc == 2) {
 			s->buffer_commits = 0;
 			s->most_buffers_per_refresh = 0;
+			s->empty_damage_buffers = 0;
 		}
-		snprintf(result, rn, "count=%llu most-per-refresh=%llu size=%dx%d buffer=%dx%d",
+		snprintf(result, rn, "count=%llu most-per-refresh=%llu empty-damage=%llu size=%dx%d buffer=%dx%d",
 			(unsigned long long)s->buffer_commits, (unsigned long long)s->most_buffers_per_refresh,
+			(unsigned long long)s->empty_damage_buffers,
 			s->last_surface_width, s->last_surface_height, s->last_buffer_width, s->last_buffer_height);
 		return true;
 	}

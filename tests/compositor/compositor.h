@@ -120,6 +120,7 @@ struct server {
 	uint64_t buffer_commits;
 	uint64_t buffers_this_refresh; /* since the vblank that last answered frame callbacks */
 	uint64_t most_buffers_per_refresh;
+	uint64_t empty_damage_buffers; /* of those, the ones whose damage was empty: a wasted frame */
 	int last_buffer_width, last_buffer_height; /* the newest buffer, in buffer pixels */
 	int last_surface_width, last_surface_height; /* the surface's logical size it gave */
 

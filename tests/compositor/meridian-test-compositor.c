@@ -44,8 +44,9 @@
  *   configure W H          send the newest toplevel a configure of W x H
  *   configure-burst N MS W H [W2 H2]  N configures, one every MS ms, each sent even when it
  *                          repeats the current size; sizes linear from WxH to W2xH2 (default WxH)
- *   buffers [reset]        "count=N most-per-refresh=M size=WxH buffer=WxH": commits that attached
- *                          a buffer, the most between two refreshes, the newest's sizes; reset zeroes
+ *   buffers [reset]        "count=N most-per-refresh=M empty-damage=E size=WxH buffer=WxH": commits
+ *                          that attached a buffer, the most between two refreshes, those with empty
+ *                          damage, the newest's sizes; reset zeroes the counts
  *   exec CMD               start a shell command as a client
  *   status                 one-line summary of the compositor's state
  *   quit                   answer and exit with status 0

@@ -65,6 +65,9 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	if (view->attached && surface->buffer != NULL) {
 		view->attached = false;
 		s->buffer_commits++;
+		if (!pixman_region32_not_empty(&surface->buffer_damage)) {
+			s->empty_damage_buffers++;
+		}
 		s->buffers_this_refresh++;
 		if (s->buffers_this_refresh > s->most_buffers_per_refresh) {
 			s->most_buffers_per_refresh = s->buffers_this_refresh;

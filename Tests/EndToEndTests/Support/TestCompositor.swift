@@ -174,10 +174,12 @@ final class TestCompositor {
     }
 
     /// What `buffers` reports: commits that attached a buffer (bare commits not counted), the
-    /// most of them between two refreshes, and the newest one's logical and buffer size.
+    /// most of them between two refreshes, those with empty damage, and the newest one's
+    /// logical and buffer size.
     struct BufferCount: Equatable {
         var count: Int
         var mostPerRefresh: Int
+        var emptyDamage: Int
         var size: String
         var buffer: String
     }
@@ -191,9 +193,9 @@ final class TestCompositor {
             if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
         }
         guard let count = fields["count"].flatMap({ Int($0) }), let most = fields["most-per-refresh"].flatMap({ Int($0) }),
-              let size = fields["size"], let buffer = fields["buffer"]
+              let empty = fields["empty-damage"].flatMap({ Int($0) }), let size = fields["size"], let buffer = fields["buffer"]
         else { throw HarnessError("buffers answered \(text.debugDescription)") }
-        return BufferCount(count: count, mostPerRefresh: most, size: size, buffer: buffer)
+        return BufferCount(count: count, mostPerRefresh: most, emptyDamage: empty, size: size, buffer: buffer)
     }
 
     // MARK: Events
