@@ -378,10 +378,11 @@ public final class WaylandClient {
             return damage.rects.map { $0.offset(dy: titleBarPixels) }
                 + (bar == previousTitleBar ? [] : [PixelRect(x: 0, y: 0, width: buffer.width, height: titleBarPixels)])
         }
-        guard committed else { return }
+        guard committed != .busy else { return }
         let now = monotonicMilliseconds()
         pacer.drew(duration: now - drawStart)
         pacer.committed(target: target)
+        guard committed == .committed else { return }
         if let sequence = window.lastCommitSequence, let target { targets[sequence] = target }
         latencyProbe?.committed(at: now, sequence: window.lastCommitSequence)
     }

@@ -154,9 +154,22 @@ final class Window {
         enteredOutputsChanged { _ = enteredOutputs.removeValue(forKey: ObjectIdentifier(o)) }
     }
 
-    /// Commits a frame drawn by `draw` into a free buffer. Returns false when every buffer is busy.
-    func present(draw: (ShmBuffer, WindowGeometry, Int) -> [PixelRect]?) throws(WaylandError) -> Bool {
-        guard configured else { return false }
+    /// What `present` did.
+    enum Presented {
+        /// Every buffer is busy (or no configure yet): nothing drawn.
+        case busy
+        /// The frame was committed in a buffer.
+        case committed
+        /// The frame changed nothing on screen (its damage was empty, the window's size, scale
+        /// and configure as committed): no buffer was attached, only a frame callback asked
+        /// for with a bare commit, so the loop stays paced.
+        case unchanged
+    }
+
+    /// Commits a frame drawn by `draw` into a free buffer; `draw` returns the frame's damage
+    /// (nil: all of it).
+    func present(draw: (ShmBuffer, WindowGeometry, Int) -> [PixelRect]?) throws(WaylandError) -> Presented {
+        guard configured else { return .busy }
         let s = scale
         let bufferWidth: Int, bufferHeight: Int
         if fractional != nil {
@@ -167,9 +180,21 @@ final class Window {
             bufferWidth = width * Int(s)
             bufferHeight = height * Int(s)
         }
-        guard let buffer = try buffers.acquire(width: bufferWidth, height: bufferHeight) else { return false }
-        let damage = draw(buffer, geometry, Int((Double(titleBarHeight) * s).rounded()))
+        guard let buffer = try buffers.acquire(width: bufferWidth, height: bufferHeight) else { return .busy }
+        let damage = draw(buffer, geometry, Int((Double(titleBarHeight) * s).rounded()))?.filter { $0.width > 0 && $0.height > 0 }
         buffer.drawnFrame = damageHistory.frame
+        let sameLayout = committedLayout?.width == width && committedLayout?.height == height && committedLayout?.scale == s
+        if let damage, damage.isEmpty, sameLayout, unackedSerial == nil, !forceDraw {
+            // Nothing on screen changes (tiles landing for a map scrolled out of view): the
+            // buffer holds the newest picture for its next use, but the compositor is not asked
+            // to show it again.
+            if frameCallback == nil, let cb = wl_surface_frame(surface) {
+                frameCallback = cb
+                wl_callback_add_listener(cb, Window.frameListener.pointer, opaque(self))
+                wl_surface_commit(surface)
+            }
+            return .unchanged
+        }
         if let serial = unackedSerial {
             xdg_surface_ack_configure(xdgSurface, serial)
             unackedSerial = nil
@@ -204,7 +229,7 @@ final class Window {
         wl_surface_commit(surface)
         forceDraw = false
         configurePending = false
-        return true
+        return .committed
     }
 
     /// The title bar a frame drawn now would show (nil: none).
