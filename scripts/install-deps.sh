@@ -12,6 +12,9 @@ run=(weston)
 test=(weston libwlroots10 libdrm-dev libpixman-1-dev libudev-dev procps python3-venv)
 # scripts/check-install.sh validates the installed .desktop file, metainfo and man page.
 test+=(desktop-file-utils appstream groff-base python3)
+# KWinWindowFitTests run stock KWin (kwin_wayland --virtual, in a dbus-run-session): the one
+# compositor in Debian 12 that sends xdg_toplevel.configure_bounds (xdg_wm_base v4).
+test+=(kwin-wayland dbus-daemon)
 # The label font-fallback test draws Chinese, which DejaVu lacks (a small CJK font, 5 MB).
 test+=(fonts-wqy-microhei)
 wanted=()

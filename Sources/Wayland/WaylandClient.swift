@@ -308,31 +308,42 @@ public final class WaylandClient {
             window.damageHistory.invalidate()
             app.resize(to: geometry)
         }
-        // A new configure must be acked with a frame even if the compositor is holding
-        // callbacks back: forced frames draw at once.
+        // The first configure and a new scale draw at once, even if the compositor is holding
+        // callbacks back. A configure that changed the size is paced like any frame (a burst of
+        // them draws once per refresh, at the newest size), but waits for the compositor at most
+        // Window.configureGrace: a configure must be acked with a frame eventually.
         drawDeadline = nil
         var target: Double?
         if window.forceDraw {
             target = pacer.target(startingAt: monotonicMilliseconds())
         } else {
-            guard app.needsFrame, !suspended else {
+            let configure = window.configurePending
+            guard configure || (app.needsFrame && !suspended) else {
                 pacer.cancelPlan()
                 return
             }
+            let now = monotonicMilliseconds()
+            let ackDeadline = window.configurePendingSince + Window.configureGrace
+            let overdue = configure && now >= ackDeadline - 2
             // An outstanding frame callback only holds us back while the compositor has not
             // yet taken our last frame (a hidden window, a stalled compositor). With presentation
             // feedback the pacer times the frame; without it, the callback does.
             let consumed = window.lastCommitSequence.map { !(presentation?.isPending($0) ?? true) } ?? false
-            if window.frameCallbackPending && !consumed { return }
-            if pacedByPresentation, let decision = pacer.decide(now: monotonicMilliseconds()) {
+            if overdue {
+                target = pacer.target(startingAt: now)
+            } else if window.frameCallbackPending && !consumed {
+                if configure { drawDeadline = ackDeadline }
+                return
+            } else if pacedByPresentation, let decision = pacer.decide(now: now) {
                 switch decision {
                 case .wait(let until):
-                    drawDeadline = until
+                    drawDeadline = configure ? min(until, ackDeadline) : until
                     return
                 case .draw(let t):
                     target = t
                 }
             } else if window.frameCallbackPending {
+                if configure { drawDeadline = ackDeadline }
                 return
             }
         }
@@ -367,10 +378,11 @@ public final class WaylandClient {
             return damage.rects.map { $0.offset(dy: titleBarPixels) }
                 + (bar == previousTitleBar ? [] : [PixelRect(x: 0, y: 0, width: buffer.width, height: titleBarPixels)])
         }
-        guard committed else { return }
+        guard committed != .busy else { return }
         let now = monotonicMilliseconds()
         pacer.drew(duration: now - drawStart)
         pacer.committed(target: target)
+        guard committed == .committed else { return }
         if let sequence = window.lastCommitSequence, let target { targets[sequence] = target }
         latencyProbe?.committed(at: now, sequence: window.lastCommitSequence)
     }

@@ -19,8 +19,10 @@ public struct WindowGeometry: Equatable, Sendable {
 
 /// The toplevel window: wl_surface + xdg_surface + xdg_toplevel, its configure cycle, scale,
 /// decorations and frame pacing. Rendering is asked for, never pushed: `WaylandClient.renderIfNeeded`
-/// draws when the app `needsFrame` and no frame callback is pending, or when a configure must be
-/// acked (`forceDraw`).
+/// draws when the app `needsFrame` and no frame callback is pending, when a configure changed
+/// what the window shows (`configurePending`, paced like any frame), or at once for the first
+/// configure and a new scale (`forceDraw`). A configure that changes nothing drawn is acked with
+/// a bare commit.
 final class Window {
     private let client: WaylandClient
     let surface: OpaquePointer
@@ -58,6 +60,15 @@ final class Window {
     /// Something about the window itself (size, scale, decoration, a configure) needs a new frame
     /// even if the app has nothing new, and even when a frame callback is outstanding.
     private(set) var forceDraw = false
+    /// A configure changed the size or the title bar: it is acked by the next frame, drawn when
+    /// the compositor is ready for one (so a burst of resizes draws once per refresh, at the
+    /// newest size), or after `configureGrace` ms even if it never says so.
+    private(set) var configurePending = false
+    /// When the oldest configure still waiting for its frame arrived (monotonic ms).
+    private(set) var configurePendingSince = 0.0
+    /// How long a configure may wait for the compositor's frame callback before it is drawn
+    /// anyway: a hidden window, or a compositor that stopped answering, still gets its ack.
+    static let configureGrace = 500.0
     /// Window size and scale as last committed (viewport, buffer scale, opaque region).
     private var committedLayout: (width: Int, height: Int, scale: Double)?
     var frameCallbackPending: Bool { frameCallback != nil }
@@ -143,9 +154,22 @@ final class Window {
         enteredOutputsChanged { _ = enteredOutputs.removeValue(forKey: ObjectIdentifier(o)) }
     }
 
-    /// Commits a frame drawn by `draw` into a free buffer. Returns false when every buffer is busy.
-    func present(draw: (ShmBuffer, WindowGeometry, Int) -> [PixelRect]?) throws(WaylandError) -> Bool {
-        guard configured else { return false }
+    /// What `present` did.
+    enum Presented {
+        /// Every buffer is busy (or no configure yet): nothing drawn.
+        case busy
+        /// The frame was committed in a buffer.
+        case committed
+        /// The frame changed nothing on screen (its damage was empty, the window's size, scale
+        /// and configure as committed): no buffer was attached, only a frame callback asked
+        /// for with a bare commit, so the loop stays paced.
+        case unchanged
+    }
+
+    /// Commits a frame drawn by `draw` into a free buffer; `draw` returns the frame's damage
+    /// (nil: all of it).
+    func present(draw: (ShmBuffer, WindowGeometry, Int) -> [PixelRect]?) throws(WaylandError) -> Presented {
+        guard configured else { return .busy }
         let s = scale
         let bufferWidth: Int, bufferHeight: Int
         if fractional != nil {
@@ -156,9 +180,21 @@ final class Window {
             bufferWidth = width * Int(s)
             bufferHeight = height * Int(s)
         }
-        guard let buffer = try buffers.acquire(width: bufferWidth, height: bufferHeight) else { return false }
-        let damage = draw(buffer, geometry, Int((Double(titleBarHeight) * s).rounded()))
+        guard let buffer = try buffers.acquire(width: bufferWidth, height: bufferHeight) else { return .busy }
+        let damage = draw(buffer, geometry, Int((Double(titleBarHeight) * s).rounded()))?.filter { $0.width > 0 && $0.height > 0 }
         buffer.drawnFrame = damageHistory.frame
+        let sameLayout = committedLayout?.width == width && committedLayout?.height == height && committedLayout?.scale == s
+        if let damage, damage.isEmpty, sameLayout, unackedSerial == nil, !forceDraw {
+            // Nothing on screen changes (tiles landing for a map scrolled out of view): the
+            // buffer holds the newest picture for its next use, but the compositor is not asked
+            // to show it again.
+            if frameCallback == nil, let cb = wl_surface_frame(surface) {
+                frameCallback = cb
+                wl_callback_add_listener(cb, Window.frameListener.pointer, opaque(self))
+                wl_surface_commit(surface)
+            }
+            return .unchanged
+        }
         if let serial = unackedSerial {
             xdg_surface_ack_configure(xdgSurface, serial)
             unackedSerial = nil
@@ -192,7 +228,22 @@ final class Window {
         lastCommitSequence = client.presentation?.request(for: surface)
         wl_surface_commit(surface)
         forceDraw = false
-        return true
+        configurePending = false
+        return .committed
+    }
+
+    /// The title bar a frame drawn now would show (nil: none).
+    private var titleBarToDraw: TitleBar.State? {
+        let pixels = Int((Double(titleBarHeight) * scale).rounded())
+        return hasClientTitleBar && pixels > 0 ? TitleBar.State(pixels: pixels, windowWidth: width, active: isActivated) : nil
+    }
+
+    /// Whether a frame drawn now would differ from the last one committed in size, scale or
+    /// title bar (what the app draws inside is the app's business: `needsFrame`).
+    private var differsFromCommitted: Bool {
+        guard let committed = committedLayout else { return true }
+        return committed.width != width || committed.height != height || committed.scale != scale
+            || titleBarToDraw != committedTitleBar
     }
 
     func destroy() {
@@ -217,12 +268,28 @@ final class Window {
         }
         let (w, h) = pendingSize
         // 0 means "choose your own size"; maximized/fullscreen sizes must be obeyed exactly.
+        let first = !configured
         let chosen = configured ? (width, height) : fittedNaturalSize()
         width = w > 0 ? Int(w) : chosen.0
         height = h > 0 ? Int(h) : chosen.1
         configured = true
-        unackedSerial = serial
-        forceDraw = true
+        if first {
+            unackedSerial = serial
+            forceDraw = true
+        } else if differsFromCommitted {
+            unackedSerial = serial
+            if !configurePending {
+                configurePending = true
+                configurePendingSince = monotonicMilliseconds()
+            }
+        } else {
+            // Nothing to draw (the same size and states again, or back to what is on screen
+            // before a pending resize was drawn): ack it with a commit that carries no buffer.
+            xdg_surface_ack_configure(xdgSurface, serial)
+            wl_surface_commit(surface)
+            unackedSerial = nil
+            configurePending = false
+        }
         if geometry != oldGeometry { onGeometryChange?() }
     }
 

@@ -21,7 +21,7 @@ final class WestonSmokeTests: XCTestCase {
              "XDG_DATA_HOME": runtimeDirectory + "/data", "XDG_STATE_HOME": runtimeDirectory + "/state"]
         }
 
-        init() throws {
+        init(width: Int = 1024, height: Int = 1024) throws {
             guard let weston = PackagePaths.which("weston") else {
                 throw HarnessError("weston not found; scripts/install-deps.sh test installs it")
             }
@@ -31,7 +31,7 @@ final class WestonSmokeTests: XCTestCase {
             process = try ChildProcess(
                 executable: weston,
                 arguments: ["--backend=headless-backend.so", "--socket=\(socket)", "--use-pixman", "--debug",
-                            "--width=1024", "--height=1024", "--idle-time=0"],
+                            "--width=\(width)", "--height=\(height)", "--idle-time=0"],
                 environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin"],
                 stdin: .null, stdout: .null, stderr: .file(runtimeDirectory + "/weston.log"))
             let deadline = Date().addingTimeInterval(10)
@@ -91,6 +91,44 @@ final class WestonSmokeTests: XCTestCase {
         XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(0), app.standardError)
         let dump = try String(contentsOfFile: state, encoding: .utf8)
         XCTAssertTrue(dump.contains("\"window\": {\"width\": 400, \"height\": 568"), "the title bar's 32 px come off the page: \(dump)")
+    }
+
+    /// Stock weston 10 offers xdg_wm_base v3, so no configure_bounds: the default window fits
+    /// a 720-px-wide output by the output's own size, and both zoom buttons are on screen (with
+    /// the 800 px default they were 80 px past its right edge).
+    func testOnA720PixelWideOutputTheZoomButtonsAreOnScreen() throws {
+        let weston = try Weston(width: 720, height: 1280)
+        let state = weston.runtimeDirectory + "/state.json"
+        let app = try weston.spawn(try PackagePaths.meridianExecutable(), ["--state-out", state], name: "meridian")
+        var shot = try weston.screenshot()
+        let deadline = Date().addingTimeInterval(10)
+        while shot.count(of: Self.header, tolerance: 3) < 600 * 60, Date() < deadline {
+            usleep(100_000)
+            shot = try weston.screenshot()
+        }
+        usleep(300_000)
+        shot = try weston.screenshot()
+        // Where weston put the window: it is taller than the output less weston's 32 px panel,
+        // which covers its title bar on some runs, so the page's header (72 px at the top of
+        // the content) says where the content starts.
+        let header = try XCTUnwrap(shot.bounds(of: Self.header, tolerance: 3, in: PixelRect(x: 0, y: 0, width: shot.width, height: 240)),
+                                   "the page's header is on screen")
+        let content = (x: header.x, y: header.y + header.height - 72)
+        app.signal(SIGTERM)
+        XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(0), app.standardError)
+        let data = try Data(contentsOf: URL(fileURLWithPath: state))
+        let dump = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual((dump["window"] as? [String: Any])?["width"] as? Int, 720, "the default narrowed to the output")
+        let targets = dump["targets"] as? [[String: Any]] ?? []
+        for id in ["zoomIn", "zoomOut"] {
+            let frame = try XCTUnwrap(targets.first { $0["id"] as? String == id }?["frame"] as? [String: Int], "\(id) in the state dump")
+            let onScreen = PixelRect(x: content.x + (frame["x"] ?? 0), y: content.y + (frame["y"] ?? 0),
+                                     width: frame["width"] ?? 0, height: frame["height"] ?? 0)
+            XCTAssertTrue(onScreen.x >= 0 && onScreen.x + onScreen.width <= shot.width
+                          && onScreen.y >= 0 && onScreen.y + onScreen.height <= shot.height, "\(id) at \(onScreen) on the 720x1280 output")
+            XCTAssertGreaterThan(shot.count(of: RGBA(r: 255, g: 255, b: 255), tolerance: 4, in: onScreen),
+                                 onScreen.width * onScreen.height / 2, "\(id) is drawn there (a white button)")
+        }
     }
 
     func testWestonGoingAwayEndsMeridianWithStatusOne() throws {

@@ -211,6 +211,7 @@ void commands_poll_waits(struct server *s) {
 	case WAIT_COMMIT: done = s->commits > s->wait_commits; break;
 	case WAIT_FRAME: done = s->frames > s->wait_frames; break;
 	case WAIT_SLEEP: done = now >= s->wait_deadline_ms; break;
+	case WAIT_BURST: break; /* ended by the burst timer */
 	case WAIT_IDLE: {
 		/* Quiet is measured from the later of the command's start and the last commit, so a
 		 * client that has not reacted yet cannot make this return at once (gotcha 11). */
@@ -224,7 +225,7 @@ void commands_poll_waits(struct server *s) {
 		end_wait(s, true, NULL);
 		return;
 	}
-	if (s->wait != WAIT_SLEEP && now >= s->wait_deadline_ms) {
+	if (s->wait != WAIT_SLEEP && s->wait != WAIT_BURST && now >= s->wait_deadline_ms) {
 		char why[64];
 		snprintf(why, sizeof why, "timeout after %llu ms",
 			(unsigned long long)(s->wait_deadline_ms - s->wait_start_ms));
@@ -266,6 +267,34 @@ static bool optional_ms(const char *text, uint64_t *out) {
 	}
 	*out = (uint64_t)value;
 	return true;
+}
+
+/* One configure of a burst: the size goes linearly from the first to the last, which is exact.
+ * The configure is forced out even when it repeats the current size and states (that is the
+ * point of a burst of unchanged configures), and each tick is its own event-loop turn, so
+ * wlroots cannot fold two of them into one. */
+static int handle_burst_timer(void *data) {
+	struct server *s = data;
+	if (s->wait != WAIT_BURST) {
+		return 0;
+	}
+	struct view *view = shell_top_view(s);
+	if (view == NULL) {
+		end_wait(s, false, "no toplevel");
+		return 0;
+	}
+	long i = s->burst_sent, last = s->burst_total - 1;
+	long w = last > 0 ? s->burst_w0 + (s->burst_w1 - s->burst_w0) * i / last : s->burst_w1;
+	long h = last > 0 ? s->burst_h0 + (s->burst_h1 - s->burst_h0) * i / last : s->burst_h1;
+	wlr_xdg_toplevel_set_size(view->xdg, (uint32_t)w, (uint32_t)h);
+	wlr_xdg_surface_schedule_configure(view->xdg);
+	s->burst_sent++;
+	if (s->burst_sent >= s->burst_total) {
+		end_wait(s, true, NULL);
+	} else {
+		wl_event_source_timer_update(s->burst_timer, (int)s->burst_interval_ms);
+	}
+	return 0;
 }
 
 #define USAGE(text) do { snprintf(why, n, "usage: %s", text); return false; } while (0)
@@ -434,6 +463,52 @@ static bool execute(struct server *s, const struct command *c, char *result, siz
 		wlr_xdg_toplevel_set_size(view->xdg, (uint32_t)w, (uint32_t)v);
 		return true;
 	}
+	if (strcmp(name, "configure-burst") == 0) {
+		long count, interval, w0, h0, w1, h1;
+		if ((argc != 5 && argc != 7) || !parse_long(a[1], 1, 100000, &count)
+				|| !parse_long(a[2], 1, 10000, &interval) || !parse_long(a[3], 0, 100000, &w0)
+				|| !parse_long(a[4], 0, 100000, &h0)
+				|| (argc == 7 && (!parse_long(a[5], 0, 100000, &w1) || !parse_long(a[6], 0, 100000, &h1)))) {
+			USAGE("configure-burst N INTERVAL_MS W H [W_END H_END]");
+		}
+		if (shell_top_view(s) == NULL) {
+			snprintf(why, n, "no toplevel");
+			return false;
+		}
+		if (argc == 5) {
+			w1 = w0;
+			h1 = h0;
+		}
+		s->burst_total = count;
+		s->burst_sent = 0;
+		s->burst_interval_ms = interval;
+		s->burst_w0 = w0;
+		s->burst_h0 = h0;
+		s->burst_w1 = w1;
+		s->burst_h1 = h1;
+		start_wait(s, c, WAIT_BURST, 0);
+		if (s->burst_timer == NULL) {
+			s->burst_timer = wl_event_loop_add_timer(s->loop, handle_burst_timer, s);
+		}
+		wl_event_source_timer_update(s->burst_timer, 1);
+		*answered_later = true;
+		return true;
+	}
+	if (strcmp(name, "buffers") == 0) {
+		if (argc > 2 || (argc == 2 && strcmp(a[1], "reset") != 0)) {
+			USAGE("buffers [reset]");
+		}
+		if (argc == 2) {
+			s->buffer_commits = 0;
+			s->most_buffers_per_refresh = 0;
+			s->empty_damage_buffers = 0;
+		}
+		snprintf(result, rn, "count=%llu most-per-refresh=%llu empty-damage=%llu size=%dx%d buffer=%dx%d",
+			(unsigned long long)s->buffer_commits, (unsigned long long)s->most_buffers_per_refresh,
+			(unsigned long long)s->empty_damage_buffers,
+			s->last_surface_width, s->last_surface_height, s->last_buffer_width, s->last_buffer_height);
+		return true;
+	}
 	if (strcmp(name, "exec") == 0) {
 		if (c->rest == NULL || c->rest[0] == '\0') {
 			USAGE("exec COMMAND");
@@ -452,11 +527,11 @@ static bool execute(struct server *s, const struct command *c, char *result, siz
 		}
 		snprintf(result, rn,
 			"toplevels=%zu mapped=%zu touch-points=%d pointer-focus=%s caps=%s output=%s scale=%d "
-			"commits=%llu frames=%llu hold-buffers=%s held=%zu",
+			"commits=%llu frames=%llu hold-buffers=%s held=%zu unacked-configures=%zu",
 			shell_view_count(s, false), shell_view_count(s, true), input_touch_count(s),
 			input_pointer_has_focus(s) ? "yes" : "no", input_caps_string(s, caps, sizeof caps), output,
 			s->scale, (unsigned long long)s->commits, (unsigned long long)s->frames,
-			s->hold_buffers ? "on" : "off", s->held_count);
+			s->hold_buffers ? "on" : "off", s->held_count, shell_unacked_configures(s));
 		return true;
 	}
 	if (strcmp(name, "quit") == 0) {

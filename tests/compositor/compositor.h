@@ -41,6 +41,7 @@ struct view {
 	struct wlr_scene_node *node;
 	bool mapped;
 	int64_t commit_ns; /* CLOCK_MONOTONIC of its latest commit, for presentation feedback */
+	bool attached;     /* a wl_surface.attach of a buffer since its last commit */
 	struct wl_listener map, unmap, destroy, commit;
 };
 
@@ -58,6 +59,7 @@ enum wait_kind {
 	WAIT_IDLE,
 	WAIT_FRAME,
 	WAIT_SLEEP,
+	WAIT_BURST, /* configure-burst: answers when its last configure went out */
 };
 
 struct server {
@@ -114,6 +116,19 @@ struct server {
 	uint64_t frames;         /* output frame events handled */
 	uint64_t last_commit_ms; /* monotonic time of the last toplevel commit */
 
+	/* Commits that attached a buffer (a new frame), as opposed to bare commits (an ack, say). */
+	uint64_t buffer_commits;
+	uint64_t buffers_this_refresh; /* since the vblank that last answered frame callbacks */
+	uint64_t most_buffers_per_refresh;
+	uint64_t empty_damage_buffers; /* of those, the ones whose damage was empty: a wasted frame */
+	int last_buffer_width, last_buffer_height; /* the newest buffer, in buffer pixels */
+	int last_surface_width, last_surface_height; /* the surface's logical size it gave */
+
+	/* configure-burst: N configures, one every interval, sizes from (w0,h0) to (w1,h1). */
+	struct wl_event_source *burst_timer;
+	long burst_total, burst_sent, burst_interval_ms;
+	long burst_w0, burst_h0, burst_w1, burst_h1;
+
 	/* hold-buffers: frame callbacks are not answered and buffers stay locked. */
 	bool hold_buffers;
 	struct wlr_buffer **held;
@@ -149,6 +164,7 @@ void shell_setup(struct server *s);
 struct view *shell_top_view(struct server *s);
 bool shell_any_mapped(struct server *s);
 size_t shell_view_count(struct server *s, bool mapped_only);
+size_t shell_unacked_configures(struct server *s);
 void shell_configure_all(struct server *s);
 void shell_send_enter_all(struct server *s);
 void shell_hold_current_buffers(struct server *s);

@@ -42,6 +42,11 @@
  *   sleep MS               let MS milliseconds pass while clients keep running
  *   screenshot FILE        write the output as PNG (physical pixels)
  *   configure W H          send the newest toplevel a configure of W x H
+ *   configure-burst N MS W H [W2 H2]  N configures, one every MS ms, each sent even when it
+ *                          repeats the current size; sizes linear from WxH to W2xH2 (default WxH)
+ *   buffers [reset]        "count=N most-per-refresh=M empty-damage=E size=WxH buffer=WxH": commits
+ *                          that attached a buffer, the most between two refreshes, those with empty
+ *                          damage, the newest's sizes; reset zeroes the counts
  *   exec CMD               start a shell command as a client
  *   status                 one-line summary of the compositor's state
  *   quit                   answer and exit with status 0

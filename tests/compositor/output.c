@@ -76,6 +76,8 @@ static int handle_vblank(int fd, uint32_t mask, void *data) {
 	}
 	wlr_scene_output_commit(s->scene_output);
 	s->frames++;
+	/* A new refresh: frame callbacks are answered now, so a client may draw once more. */
+	s->buffers_this_refresh = 0;
 	if (!s->hold_buffers) {
 		present_views(s, &when);
 		wlr_scene_output_send_frame_done(s->scene_output, &when);

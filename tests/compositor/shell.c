@@ -3,6 +3,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
+#include <string.h>
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_scene.h>
@@ -61,6 +62,21 @@ static void handle_commit(struct wl_listener *listener, void *data) {
 	/* With pixman the client buffer's texture keeps the wl_buffer locked; holding the client
 	 * buffer past its replacement therefore withholds wl_buffer.release. */
 	struct wlr_surface *surface = view->xdg->surface;
+	if (view->attached && surface->buffer != NULL) {
+		view->attached = false;
+		s->buffer_commits++;
+		if (!pixman_region32_not_empty(&surface->buffer_damage)) {
+			s->empty_damage_buffers++;
+		}
+		s->buffers_this_refresh++;
+		if (s->buffers_this_refresh > s->most_buffers_per_refresh) {
+			s->most_buffers_per_refresh = s->buffers_this_refresh;
+		}
+		s->last_buffer_width = surface->current.buffer_width;
+		s->last_buffer_height = surface->current.buffer_height;
+		s->last_surface_width = surface->current.width;
+		s->last_surface_height = surface->current.height;
+	}
 	if (s->hold_buffers && surface->buffer != NULL) {
 		hold_buffer(s, &surface->buffer->base);
 	}
@@ -199,7 +215,25 @@ static void handle_new_decoration(struct wl_listener *listener, void *data) {
 	wlr_xdg_toplevel_decoration_v1_set_mode(wlr, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
 }
 
+/* wlroots 0.15 keeps WLR_SURFACE_STATE_BUFFER in `current.committed` after the commit that
+ * set it, so a commit that attached a buffer is told from a bare one by the request itself:
+ * the protocol logger sees wl_surface.attach before the commit that applies it. */
+static void log_request(void *data, enum wl_protocol_logger_type type, const struct wl_protocol_logger_message *m) {
+	struct server *s = data;
+	if (type != WL_PROTOCOL_LOGGER_REQUEST || strcmp(m->message->name, "attach") != 0
+			|| strcmp(wl_resource_get_class(m->resource), "wl_surface") != 0) {
+		return;
+	}
+	struct view *view;
+	wl_list_for_each(view, &s->views, link) {
+		if (view->xdg->surface->resource == m->resource) {
+			view->attached = m->arguments_count > 0 && m->arguments[0].o != NULL;
+		}
+	}
+}
+
 void shell_setup(struct server *s) {
+	wl_display_add_protocol_logger(s->display, log_request, s);
 	s->xdg_shell = wlr_xdg_shell_create(s->display);
 	s->new_xdg_surface.notify = handle_new_xdg_surface;
 	wl_signal_add(&s->xdg_shell->events.new_surface, &s->new_xdg_surface);
@@ -229,4 +263,11 @@ size_t shell_view_count(struct server *s, bool mapped_only) {
 		}
 	}
 	return count;
+}
+
+/* Configures sent to the newest toplevel that its client has not acked yet (wlroots drops a
+ * configure from the list when it, or a later one, is acked). */
+size_t shell_unacked_configures(struct server *s) {
+	struct view *view = shell_top_view(s);
+	return view != NULL ? (size_t)wl_list_length(&view->xdg->configure_list) : 0;
 }

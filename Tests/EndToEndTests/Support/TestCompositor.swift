@@ -173,6 +173,31 @@ final class TestCompositor {
         return count
     }
 
+    /// What `buffers` reports: commits that attached a buffer (bare commits not counted), the
+    /// most of them between two refreshes, those with empty damage, and the newest one's
+    /// logical and buffer size.
+    struct BufferCount: Equatable {
+        var count: Int
+        var mostPerRefresh: Int
+        var emptyDamage: Int
+        var size: String
+        var buffer: String
+    }
+
+    /// The buffer counts so far; `reset` zeroes the count and the most-per-refresh first.
+    func buffers(reset: Bool = false) throws -> BufferCount {
+        let text = try send(reset ? "buffers reset" : "buffers")
+        var fields: [String: String] = [:]
+        for field in text.split(separator: " ") {
+            let parts = field.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        guard let count = fields["count"].flatMap({ Int($0) }), let most = fields["most-per-refresh"].flatMap({ Int($0) }),
+              let empty = fields["empty-damage"].flatMap({ Int($0) }), let size = fields["size"], let buffer = fields["buffer"]
+        else { throw HarnessError("buffers answered \(text.debugDescription)") }
+        return BufferCount(count: count, mostPerRefresh: most, emptyDamage: empty, size: size, buffer: buffer)
+    }
+
     // MARK: Events
 
     /// Waits for the next `event` line (after those already returned) that starts with `prefix`,
