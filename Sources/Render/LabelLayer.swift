@@ -404,7 +404,11 @@ final class LabelLayer: Sendable {
                 cairo_fill(cr)
             }
         }
-        if icon.style.rotate.truncatingRemainder(dividingBy: 360) == 0, !cut.sdf {
+        if cut.sdf {
+            drawDistanceField(icon, cut: cut, sheet: sheet.png, into: cr, origin: origin, scale: scale)
+            return
+        }
+        if icon.style.rotate.truncatingRemainder(dividingBy: 360) == 0 {
             // Unturned: the image scaled once to its device size and kept, copied here to whole
             // device px (a scaled copy per label image was most of the icons' cost).
             let w = Int(((r.maxX - r.minX) * scale).rounded()), h = Int(((r.maxY - r.minY) * scale).rounded())
@@ -427,15 +431,86 @@ final class LabelLayer: Sendable {
         // Sheet px to logical px: the cut's own size onto the placed rectangle.
         cairo_translate(cr, r.minX, r.minY)
         cairo_scale(cr, (r.maxX - r.minX) / Double(cut.width), (r.maxY - r.minY) / Double(cut.height))
-        if cut.sdf {
-            // Distance-field icons are tinted by `icon-color` (not supported): drawn in black.
-            cairo_clip(cr)
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            cairo_mask_surface(cr, source, -Double(cut.x), -Double(cut.y))
+        cairo_set_source_surface(cr, source, -Double(cut.x), -Double(cut.y))
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+        paintRectangle()
+        cairo_restore(cr)
+    }
+
+    /// A distance-field image (`"sdf": true` in the sprite index) drawn as MapLibre's SDF
+    /// shader does: the image's alpha, scaled to the icon's device size, is a distance (0.75
+    /// on the shape's edge, 1/8 less per sheet px outwards); the shape is where it passes
+    /// 0.75, smoothed over about 0.84 device px, painted in `icon-color`. A halo is the same
+    /// distance thresholded `icon-halo-width` further out (and softened by `icon-halo-blur`),
+    /// painted in `icon-halo-color` under it. Both at `icon-opacity`.
+    static func drawDistanceField(_ icon: PlacedIcon, cut: Sprite.Image, sheet: String, into cr: OpaquePointer,
+                                  origin: (Double, Double), scale: Double) {
+        let st = icon.style
+        let r = icon.rect
+        let w = Int(((r.maxX - r.minX) * scale).rounded()), h = Int(((r.maxY - r.minY) * scale).rounded())
+        guard st.size > 0, let field = SpriteSheets.shared.cut(sheet, cut, width: w, height: h) else { return }
+        defer { cairo_surface_destroy(field) }
+        cairo_surface_flush(field)
+        guard let src = cairo_image_surface_get_data(field) else { return }
+        let srcStride = Int(cairo_image_surface_get_stride(field))
+        // Smoothed over ±0.84 device px, in distance units (1/8 per sheet px).
+        let sheetPxPerDevicePx = cut.pixelRatio / (scale * st.size)
+        let gamma = 0.84 * sheetPxPerDevicePx / 8
+        /// An A8 mask of where the distance passes `edge`, smoothed by ±`soft`.
+        func mask(edge: Double, soft: Double) -> OpaquePointer? {
+            guard let m = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h)) else { return nil }
+            guard cairo_surface_status(m) == CAIRO_STATUS_SUCCESS, let dst = cairo_image_surface_get_data(m) else {
+                cairo_surface_destroy(m)
+                return nil
+            }
+            cairo_surface_flush(m)
+            let dstStride = Int(cairo_image_surface_get_stride(m))
+            let lo = edge - soft, span = max(2 * soft, 1e-6)
+            for y in 0..<h {
+                let row = UnsafeRawPointer(src + y * srcStride).assumingMemoryBound(to: UInt32.self)
+                let out = dst + y * dstStride
+                for x in 0..<w {
+                    let d = Double(row[x] >> 24) / 255
+                    let t = min(max((d - lo) / span, 0), 1)
+                    out[x] = UInt8((t * t * (3 - 2 * t) * 255).rounded())
+                }
+            }
+            cairo_surface_mark_dirty(m)
+            return m
+        }
+        var passes: [(StyleColor, OpaquePointer)] = []
+        defer { for p in passes { cairo_surface_destroy(p.1) } }
+        if st.haloWidth > 0, st.haloColor.a > 0 {
+            // Halo width and blur in sheet px: logical px times the sheet's px per logical px.
+            let perPx = cut.pixelRatio / st.size / 8
+            let edge = 0.75 - st.haloWidth * perPx
+            if let m = mask(edge: edge, soft: st.haloBlur * 1.19 * perPx + gamma) { passes.append((st.haloColor, m)) }
+        }
+        if st.color.a > 0, let m = mask(edge: 0.75, soft: gamma) { passes.append((st.color, m)) }
+        cairo_save(cr)
+        let unturned = st.rotate.truncatingRemainder(dividingBy: 360) == 0
+        var x = 0.0, y = 0.0
+        if unturned {
+            // On whole device px, as the ordinary unturned icons are.
+            cairo_identity_matrix(cr)
+            x = (r.minX * scale - origin.0).rounded()
+            y = (r.minY * scale - origin.1).rounded()
         } else {
-            cairo_set_source_surface(cr, source, -Double(cut.x), -Double(cut.y))
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
-            paintRectangle()
+            cairo_translate(cr, -origin.0, -origin.1)
+            cairo_scale(cr, scale, scale)
+            cairo_rotate(cr, st.rotate * Double.pi / 180)
+            cairo_translate(cr, r.minX, r.minY)
+            cairo_scale(cr, (r.maxX - r.minX) / Double(w), (r.maxY - r.minY) / Double(h))
+        }
+        for (c, m) in passes {
+            cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * st.opacity)
+            let p = cairo_pattern_create_for_surface(m)
+            var matrix = cairo_matrix_t()
+            cairo_matrix_init_translate(&matrix, -x, -y)
+            cairo_pattern_set_matrix(p, &matrix)
+            cairo_pattern_set_filter(p, CAIRO_FILTER_BILINEAR)
+            cairo_mask(cr, p)
+            cairo_pattern_destroy(p)
         }
         cairo_restore(cr)
     }

@@ -14,8 +14,9 @@ public final class Sprite: Sendable {
         public var x: Int, y: Int, width: Int, height: Int
         /// Sheet pixels per logical px (2 in a @2x sheet).
         public var pixelRatio: Double
-        /// A signed-distance-field icon (drawn in `icon-color`, which Meridian does not support:
-        /// drawn in black instead).
+        /// A signed-distance-field icon: its alpha is a distance to the shape's edge (0.75 on the
+        /// edge, falling by 1/8 per sheet px outwards, MapLibre's convention), drawn as a mask in
+        /// `icon-color` with an optional `icon-halo-*`.
         public var sdf: Bool
         /// Logical px.
         public var logicalWidth: Double { Double(width) / pixelRatio }

@@ -292,8 +292,9 @@ let propertySpecs: [String: PropertySpec] = {
          "text-rotation-alignment", "text-pitch-alignment", "icon-rotation-alignment", "icon-pitch-alignment"], [.symbol], .string)
     add(["text-allow-overlap", "text-ignore-placement", "text-optional", "text-keep-upright", "icon-allow-overlap",
          "icon-ignore-placement", "icon-optional", "symbol-avoid-edges"], [.symbol], .bool)
-    add(["icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur",
-         "icon-text-fit", "icon-text-fit-padding", "icon-keep-upright", "text-translate", "text-translate-anchor",
+    add(["icon-color", "icon-halo-color"], [.symbol], .color)
+    add(["icon-halo-width", "icon-halo-blur"], [.symbol], .number)
+    add(["icon-text-fit", "icon-text-fit-padding", "icon-keep-upright", "text-translate", "text-translate-anchor",
          "icon-translate", "icon-translate-anchor", "text-writing-mode", "text-radial-offset", "text-variable-anchor-offset"],
         [.symbol], .array, supported: false)
     return t

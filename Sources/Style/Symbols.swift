@@ -114,6 +114,13 @@ public struct IconStyle: Sendable, Equatable {
     public var ignorePlacement = false
     /// `icon-padding`, px added around the icon's collision box.
     public var padding: Double = 2
+    /// `icon-color` with `icon-opacity` not folded in: the tint of a distance-field (`sdf`)
+    /// image; ignored for an ordinary image, drawn in its own colours.
+    public var color: StyleColor = .black
+    /// `icon-halo-color`, `icon-halo-width` (px) and `icon-halo-blur` (px), for SDF images.
+    public var haloColor: StyleColor = .transparent
+    public var haloWidth: Double = 0
+    public var haloBlur: Double = 0
     /// The sprite the image is cut from, and the image's size in logical px (at `size` 1).
     public var sprite: Sprite?
     public var width: Double = 0
@@ -124,6 +131,7 @@ public struct IconStyle: Sendable, Equatable {
             && a.offset.y == b.offset.y && a.allowOverlap == b.allowOverlap && a.optional == b.optional
             && a.rotate == b.rotate && a.opacity == b.opacity && a.ignorePlacement == b.ignorePlacement
             && a.padding == b.padding && a.sprite === b.sprite && a.width == b.width && a.height == b.height
+            && a.color == b.color && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur
     }
 }
 

@@ -196,6 +196,76 @@ final class SpriteIconTests: XCTestCase {
         }
     }
 
+    /// A sprite of one distance-field image, "dot": 32 sheet px square, a disc of radius 8 about
+    /// its centre in MapLibre's convention (alpha 0.75 on the edge, 1/8 less per px outwards),
+    /// written into a fresh directory; returns the sprite's base path.
+    static func distanceFieldSprite(_ dir: URL) throws -> String {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let surface = try XCTUnwrap(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 32, 32))
+        defer { cairo_surface_destroy(surface) }
+        cairo_surface_flush(surface)
+        let data = try XCTUnwrap(cairo_image_surface_get_data(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        for y in 0..<32 {
+            let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<32 {
+                let d = hypot(Double(x) + 0.5 - 16, Double(y) + 0.5 - 16) - 8
+                let a = min(max(0.75 - d / 8, 0), 1)
+                row[x] = UInt32((a * 255).rounded()) << 24   // black, premultiplied: only alpha
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        let base = dir.appendingPathComponent("sdf").path
+        XCTAssertEqual(cairo_surface_write_to_png(surface, base + ".png"), CAIRO_STATUS_SUCCESS)
+        try Data(#"{"dot": {"x": 0, "y": 0, "width": 32, "height": 32, "pixelRatio": 1, "sdf": true}}"#.utf8)
+            .write(to: URL(fileURLWithPath: base + ".json"))
+        return base
+    }
+
+    func testADistanceFieldIconIsTintedByIconColorWithItsHalo() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-sdf-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = try Self.distanceFieldSprite(dir)
+        func style(_ paint: String, layout: String = "") throws -> Style {
+            let json = """
+            {"version": 8, "sprite": "\(base)", "sources": {"s": {"type": "vector"}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#FFFFFF"}},
+              {"id": "poi", "type": "symbol", "source": "s", "source-layer": "pois",
+               "layout": {"icon-image": "{icon}"\(layout)}, "paint": {\(paint)}}]}
+            """
+            let s = try Style.parse(Array(json.utf8), path: "/nowhere/style.json")
+            XCTAssertEqual(s.notes, [], "icon-color and icon-halo-* are supported")
+            return s
+        }
+        // Tinted by a data-driven colour; the disc of radius 8 about the anchor (256, 256).
+        var red = Self.poi(2048, 2048, icon: "dot")
+        red.properties["c"] = .string("#FF0000")
+        let plain = try frame(renderer([red], style: try style(##""icon-color": ["get", "c"]"##)))
+        if let out = ProcessInfo.processInfo.environment["MERIDIAN_ICON_PNG"] { cairo_surface_write_to_png(plain.surface, out) }
+        XCTAssertEqual(plain.rgb(x: 256, y: 256), 0xFF0000, "icon-color, not black")
+        XCTAssertEqual(plain.rgb(x: 256 + 6, y: 256), 0xFF0000)
+        XCTAssertEqual(plain.rgb(x: 256 + 10, y: 256), 0xFFFFFF, "outside the disc")
+        XCTAssertEqual(plain.rgb(x: 256, y: 256 - 10), 0xFFFFFF)
+        // The edge is smooth: a pixel on it is between the two.
+        let edge = try XCTUnwrap(plain.rgb(x: 256 + 8, y: 256))
+        XCTAssertTrue(edge != 0xFF0000 && edge != 0xFFFFFF && edge >> 16 == 0xFF, String(format: "%06X", edge))
+
+        // A 3 px halo in blue around it: blue from 8 to 11 px out, the disc still red.
+        let haloed = try frame(renderer([Self.poi(2048, 2048, icon: "dot")],
+                                        style: try style(##""icon-color": "#FF0000", "icon-halo-color": "#0000FF", "icon-halo-width": 3"##)))
+        XCTAssertEqual(haloed.rgb(x: 256, y: 256), 0xFF0000)
+        XCTAssertEqual(haloed.rgb(x: 256 + 9, y: 256), 0x0000FF, "the halo")
+        XCTAssertEqual(haloed.rgb(x: 256, y: 256 + 9), 0x0000FF)
+        XCTAssertEqual(haloed.rgb(x: 256 + 13, y: 256), 0xFFFFFF, "past the halo")
+
+        // Twice the size, turned (the turned path): still tinted, twice as wide.
+        let big = try frame(renderer([Self.poi(2048, 2048, icon: "dot")],
+                                     style: try style(##""icon-color": "#00FF00""##, layout: #", "icon-size": 2, "icon-rotate": 45"#)))
+        XCTAssertEqual(big.rgb(x: 256, y: 256), 0x00FF00)
+        XCTAssertTrue(near(big.rgb(x: 256 + 14, y: 256), 0x00FF00, by: 8), "radius 16 at icon-size 2")
+        XCTAssertEqual(big.rgb(x: 256 + 19, y: 256), 0xFFFFFF)
+    }
+
     /// No two labels' collision boxes overlap (a label's own icon and text may touch).
     func assertNoOverlaps(_ labels: [MapLabel], file: StaticString = #filePath, line: UInt = #line) {
         for (i, a) in labels.enumerated() {
