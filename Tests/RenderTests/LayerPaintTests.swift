@@ -10,8 +10,10 @@ import XCTest
 /// `line-pattern`.
 final class LayerPaintTests: XCTestCase {
     /// A tile drawn with one layer over `features` in source layer "shapes" on white.
-    func tile(_ layerJSON: String, _ features: [VectorFeature], sprite: Bool = false, id: TileID = TileID(z: 4, x: 8, y: 8)) throws -> RasterImage {
-        let spriteMember = sprite ? "\"sprite\": \"\(SpriteIconTests.spriteBase)\"," : ""
+    func tile(_ layerJSON: String, _ features: [VectorFeature], sprite: Bool = false, spriteBase: String? = nil,
+              id: TileID = TileID(z: 4, x: 8, y: 8)) throws -> RasterImage {
+        let base = spriteBase ?? (sprite ? SpriteIconTests.spriteBase : nil)
+        let spriteMember = base.map { "\"sprite\": \"\($0)\"," } ?? ""
         let json = """
         {"version": 8, \(spriteMember) "sources": {"s": {"type": "vector"}},
          "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#FFFFFF"}},
@@ -99,5 +101,82 @@ final class LayerPaintTests: XCTestCase {
         let band = (0..<256).flatMap { x in (123...133).map { image.rgb(x: x, y: $0) } }
         XCTAssertTrue(band.contains(where: isRed), "the icon's red along the line")
         XCTAssertEqual(image.rgb(x: 100, y: 100), 0xFFFFFF, "nothing off the line")
+    }
+
+    /// A sprite with one 16 x 8 image, "quad": its top half red (left 8 columns) and blue, its
+    /// bottom half green and yellow, written into `dir`; returns the base path.
+    static func quadSprite(_ dir: URL) throws -> String {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let surface = try XCTUnwrap(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 16, 8))
+        defer { cairo_surface_destroy(surface) }
+        let cr = try XCTUnwrap(cairo_create(surface))
+        for (x, y, r, g, b) in [(0.0, 0.0, 1.0, 0.0, 0.0), (8, 0, 0, 0, 1), (0, 4, 0, 1, 0), (8, 4, 1, 1, 0)] {
+            cairo_set_source_rgb(cr, r, g, b)
+            cairo_rectangle(cr, x, y, 8, 4)
+            cairo_fill(cr)
+        }
+        cairo_destroy(cr)
+        let base = dir.appendingPathComponent("quad").path
+        XCTAssertEqual(cairo_surface_write_to_png(surface, base + ".png"), CAIRO_STATUS_SUCCESS)
+        try Data(#"{"quad": {"x": 0, "y": 0, "width": 16, "height": 8, "pixelRatio": 1}}"#.utf8).write(to: URL(fileURLWithPath: base + ".json"))
+        return base
+    }
+
+    /// The quad image's colour names: R, B, G, Y, "." for white, "?" otherwise.
+    func quadColor(_ c: UInt32?) -> Character {
+        switch c {
+        case 0xFF0000: return "R"
+        case 0x0000FF: return "B"
+        case 0x00FF00: return "G"
+        case 0xFFFF00: return "Y"
+        case 0xFFFFFF: return "."
+        default: return "?"
+        }
+    }
+
+    /// Checked against MapLibre Native (pymgl 0.5.0) drawing the same image on GeoJSON lines:
+    /// the image starts at the line's first vertex, repeats every image width along the line,
+    /// turns with it, has its top on the right of travel and its height stretched to the width.
+    func testLinePatternRunsAlongEachLineFromItsStart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-quad-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = try Self.quadSprite(dir)
+        func draw(_ line: VectorFeature, width: Double) throws -> RasterImage {
+            try tile(##""type": "line", "paint": {"line-pattern": "quad", "line-width": \##(width)}"##, [line], spriteBase: base)
+        }
+        // East from x 40 (tile units / 16 = px), 8 wide about y 128: the image's top (red, blue)
+        // on the right of travel (below), its left edge at the start, every 16 px.
+        let east = try draw(Fixture.line([(640, 2048), (4000, 2048)]), width: 8)
+        for k in 0..<12 {
+            XCTAssertEqual(quadColor(east.rgb(x: 42 + 16 * k, y: 130)), "R", "x \(42 + 16 * k)")
+            XCTAssertEqual(quadColor(east.rgb(x: 50 + 16 * k, y: 130)), "B")
+            XCTAssertEqual(quadColor(east.rgb(x: 42 + 16 * k, y: 126)), "G", "the bottom half on the left of travel")
+            XCTAssertEqual(quadColor(east.rgb(x: 50 + 16 * k, y: 126)), "Y")
+        }
+        XCTAssertEqual(quadColor(east.rgb(x: 30, y: 128)), ".", "nothing before the start")
+        // The same line run west: the image turned half round, from its start at x 250.
+        let west = try draw(Fixture.line([(4000, 2048), (640, 2048)]), width: 8)
+        XCTAssertEqual(quadColor(west.rgb(x: 247, y: 126)), "R", "top half above (right of travel west)")
+        XCTAssertEqual(quadColor(west.rgb(x: 239, y: 126)), "B")
+        XCTAssertEqual(quadColor(west.rgb(x: 247, y: 130)), "G")
+        // South: the top half on the west side, the repeat running down the line.
+        let south = try draw(Fixture.line([(2048, 640), (2048, 4000)]), width: 8)
+        XCTAssertEqual(quadColor(south.rgb(x: 126, y: 42)), "R")
+        XCTAssertEqual(quadColor(south.rgb(x: 126, y: 50)), "B")
+        XCTAssertEqual(quadColor(south.rgb(x: 130, y: 42)), "G")
+        XCTAssertEqual(quadColor(south.rgb(x: 126, y: 42 + 160)), "R")
+        // Round a corner the distance runs on: 40 px east, then south, so y px down the second leg
+        // (which starts at y 40) is y px along the line (not y - 40, as a fresh start would give).
+        let bent = try draw(Fixture.line([(640, 640), (1280, 640), (1280, 2560)]), width: 8)
+        XCTAssertEqual(quadColor(bent.rgb(x: 42, y: 42)), "R")
+        for d in [50, 58, 66, 74, 82] {
+            XCTAssertEqual(quadColor(bent.rgb(x: 78, y: d)), d % 16 < 8 ? "R" : "B", "\(d) px along")
+        }
+        // 16 wide: the image's 8 px height stretched across it, the repeat still 16 px.
+        let wide = try draw(Fixture.line([(640, 2048), (4000, 2048)]), width: 16)
+        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 134)), "R")
+        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 121)), "G")
+        XCTAssertEqual(quadColor(wide.rgb(x: 58, y: 134)), "R")
+        XCTAssertEqual(quadColor(wide.rgb(x: 50, y: 134)), "B")
     }
 }
