@@ -1,6 +1,9 @@
 import CCairo
 import Style
 import Tiles
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Paints one raster tile by walking the compiled style's layers in order: backgrounds,
 /// fills (through `PolygonFiller`), lines (Wu hairlines when thin, else cairo with the
@@ -24,6 +27,9 @@ struct TilePainter {
     /// The drawn tile's top-left in device px of the whole map at its zoom (x · size): sprite
     /// patterns are laid from the map's origin, so they run on across tile edges.
     var patternOrigin: (x: Double, y: Double) = (0, 0)
+    /// The map's bearing (degrees) the tile is drawn for: a layer translated in screen space
+    /// (`*-translate-anchor: viewport`) moves by its translate turned into the map's axes.
+    var bearing: Double = 0
     /// While a layer with a sort key is drawn, the features of one key at a time.
     var only: ((VectorFeature) -> Bool)? = nil
 
@@ -47,7 +53,13 @@ struct TilePainter {
         for layer in style.layers {
             // `*-translate`: the layer's geometry moved by whole logical px.
             var tiles = tiles
-            if let t = layer.translate {
+            if var t = layer.translate {
+                if layer.translatesInViewport, bearing != 0 {
+                    // A screen offset is the map offset turned by the bearing (the camera draws
+                    // the map turned by minus the bearing): R(bearing) · t in y-down axes.
+                    let a = bearing * Double.pi / 180, c = cos(a), s = sin(a)
+                    t = (c * t.x - s * t.y, s * t.x + c * t.y)
+                }
                 for k in tiles.indices {
                     tiles[k].placement.offsetX += t.x * scale
                     tiles[k].placement.offsetY += t.y * scale

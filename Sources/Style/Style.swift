@@ -64,6 +64,9 @@ public final class Style: Sendable {
     /// What was not understood and skipped, one line per property and layer.
     public let notes: [String]
     private let compiled = Mutex<[Double: ZoomStyle]>([:])
+    /// Some layer translates in screen space (`*-translate-anchor: viewport` with a
+    /// `*-translate`): its tiles look different at every bearing, so they are drawn per bearing.
+    public let turnsWithBearing: Bool
 
     public init(name: String, schema: String?, sources: [StyleSource], layers: [StyleLayer], notes: [String]) {
         self.name = name
@@ -71,6 +74,10 @@ public final class Style: Sendable {
         self.sources = sources
         self.layers = layers
         self.notes = notes
+        turnsWithBearing = layers.contains { l in
+            guard let prefix = ZoomStyle.translatePrefix[l.type], l.paint["\(prefix)-translate"] != nil else { return false }
+            return ZoomStyle.anchorsToViewport(l.paint["\(prefix)-translate-anchor"])
+        }
     }
 
     /// The style compiled for Meridian zoom `zoom` (cached: tiles of a screen share it).

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import Geo
 import Style
 import Tiles
 import XCTest
@@ -7,7 +8,7 @@ import XCTest
 
 /// Paint properties beyond colour and width, by pixels of one drawn tile (256 px at scale 1,
 /// tile units / 16 = px): `line-gap-width`, `*-translate`, `*-sort-key`, `fill-pattern`,
-/// `line-pattern`.
+/// `line-pattern`; and `*-translate-anchor: viewport` on a turned frame.
 final class LayerPaintTests: XCTestCase {
     /// A tile drawn with one layer over `features` in source layer "shapes" on white.
     func tile(_ layerJSON: String, _ features: [VectorFeature], sprite: Bool = false, spriteBase: String? = nil,
@@ -178,5 +179,60 @@ final class LayerPaintTests: XCTestCase {
         XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 121)), "G")
         XCTAssertEqual(quadColor(wide.rgb(x: 58, y: 134)), "R")
         XCTAssertEqual(quadColor(wide.rgb(x: 50, y: 134)), "B")
+    }
+
+    /// The map's frame at `bearing` over one red square in the middle of tile 4/8/8 (view px
+    /// 192…320 at bearing 0), its layer `paint` given.
+    func turnedFrame(_ paint: String, bearing: Double) throws -> (image: RasterImage, renderer: MapRenderer) {
+        let json = """
+        {"version": 8, "sources": {"s": {"type": "vector"}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#FFFFFF"}},
+                    {"id": "it", "type": "fill", "source": "s", "source-layer": "shapes", "paint": {\(paint)}}]}
+        """
+        let style = try Style.parse(Array(json.utf8), path: "/nowhere/style.json")
+        XCTAssertEqual(style.notes, [])
+        let tile = VectorTile(layers: [Fixture.layer("shapes", [Fixture.rect(1024, 1024, 3072, 3072)])])
+        let source = FixtureSource(every: VectorTile(layers: []), tiles: [TileID(z: 4, x: 8, y: 8): tile])
+        var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: [StyledSource(id: "s", source: source)], style: style), scale: 1))
+        r.showsScaleBar = false
+        r.showsAttribution = false
+        let image = try XCTUnwrap(RasterImage(width: 512, height: 512))
+        let cr = try XCTUnwrap(cairo_create(image.surface))
+        r.drawSynchronously(camera(bearing: bearing), into: cr)
+        cairo_destroy(cr)
+        return (image, r)
+    }
+
+    /// A 512 x 512 view of tile 4/8/8's middle at `bearing`.
+    func camera(bearing: Double) -> MapCamera {
+        var c = LabelPlacerTests.camera(zoom: 4, size: ViewSize(width: 512, height: 512))
+        c.bearing = bearing
+        return c
+    }
+
+    func testAViewportTranslateMovesAlongTheScreenOnATurnedMap() throws {
+        let red: UInt32 = 0xFF0000, white: UInt32 = 0xFFFFFF
+        // At bearing 90 (east up) the square, centred on the view, turns onto itself.
+        let viewport = try turnedFrame(##""fill-color": "#FF0000", "fill-translate": [20, 0], "fill-translate-anchor": "viewport""##, bearing: 90)
+        XCTAssertEqual(viewport.image.rgb(x: 335, y: 256), red, "moved 20 px right on screen")
+        XCTAssertEqual(viewport.image.rgb(x: 200, y: 256), white)
+        XCTAssertEqual(viewport.image.rgb(x: 256, y: 196), red, "not up")
+        XCTAssertEqual(viewport.image.rgb(x: 256, y: 316), red)
+        // Anchored to the map, the same translate is 20 px east: up on this screen.
+        let map = try turnedFrame(##""fill-color": "#FF0000", "fill-translate": [20, 0]"##, bearing: 90)
+        XCTAssertEqual(map.image.rgb(x: 256, y: 175), red, "moved 20 px east, which is up")
+        XCTAssertEqual(map.image.rgb(x: 256, y: 316), white)
+        XCTAssertEqual(map.image.rgb(x: 335, y: 256), white)
+        // At 30 degrees too: the turned square (half-side 64 along its axis u, east turned 30
+        // degrees counter-clockwise) is centred 20 px right of the view's centre.
+        let thirty = try turnedFrame(##""fill-color": "#FF0000", "fill-translate": [20, 0], "fill-translate-anchor": "viewport""##, bearing: 30)
+        let u = (x: cos(Double.pi / 6), y: -sin(Double.pi / 6))
+        for (d, expected) in [(60.0, red), (-60, red), (70, white), (-70, white)] {
+            let x = Int((276.5 + d * u.x).rounded(.down)), y = Int((256.5 + d * u.y).rounded(.down))
+            XCTAssertEqual(thirty.image.rgb(x: x, y: y), expected, "\(d) px along the square's axis from (276, 256)")
+        }
+        // Only such a style draws its tiles per bearing; at bearing 0 the key is the plain one.
+        XCTAssertEqual(thirty.renderer.tiles(for: camera(bearing: 30.4)).first?.bearing, 30)
+        XCTAssertEqual(map.renderer.tiles(for: camera(bearing: 30.4)).first?.bearing, 0)
     }
 }
