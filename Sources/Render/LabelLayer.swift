@@ -408,6 +408,10 @@ final class LabelLayer: Sendable {
             drawDistanceField(icon, cut: cut, sheet: sheet.png, into: cr, origin: origin, scale: scale)
             return
         }
+        if icon.fitted {
+            drawStretched(icon, cut: cut, sheet: source, into: cr, origin: origin, scale: scale)
+            return
+        }
         if icon.style.rotate.truncatingRemainder(dividingBy: 360) == 0 {
             // Unturned: the image scaled once to its device size and kept, copied here to whole
             // device px (a scaled copy per label image was most of the icons' cost).
@@ -434,6 +438,74 @@ final class LabelLayer: Sendable {
         cairo_set_source_surface(cr, source, -Double(cut.x), -Double(cut.y))
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
         paintRectangle()
+        cairo_restore(cr)
+    }
+
+    /// An icon fitted to its text, in pieces cut at its stretch spans' ends: each fixed piece
+    /// at its own size, each stretch span scaled to its share of the fitted rectangle (the
+    /// sheet's own spans, so a 2x sheet is cut at its own px). Unturned, the pieces' edges lie
+    /// on whole device px and are filled without antialiasing, so they meet without seams.
+    static func drawStretched(_ icon: PlacedIcon, cut: Sprite.Image, sheet: OpaquePointer, into cr: OpaquePointer,
+                              origin: (Double, Double), scale: Double) {
+        let r = icon.rect
+        /// Piece edges along one axis: sheet px from the image's start, logical px from the anchor.
+        func stops(vertical: Bool, from: Double, to: Double) -> [(sheet: Double, at: Double)] {
+            let spans = cut.stretchSpans(vertical: vertical), length = vertical ? cut.height : cut.width
+            var edges = [0.0, Double(length)]
+            for s in spans { edges += [s.from, s.to] }
+            edges = Array(Set(edges)).sorted()
+            func stretch(_ x: Double) -> Double { Sprite.Image.stretchable(spans, before: x) }
+            let total = stretch(Double(length)), fixed = Double(length) - total
+            let k = total > 0 ? max((to - from - fixed / cut.pixelRatio) / total, 0) : 0
+            return edges.map { ($0, from + ($0 - stretch($0)) / cut.pixelRatio + stretch($0) * k) }
+        }
+        let xs = stops(vertical: false, from: r.minX, to: r.maxX)
+        let ys = stops(vertical: true, from: r.minY, to: r.maxY)
+        let unturned = icon.style.rotate.truncatingRemainder(dividingBy: 360) == 0
+        cairo_save(cr)
+        /// A logical coordinate in the space the pieces are drawn in.
+        var place: (Double, Double) -> Double = { v, _ in v }
+        if unturned {
+            cairo_identity_matrix(cr)
+            cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE)
+            place = { v, o in (v * scale - o).rounded() }
+        } else {
+            cairo_translate(cr, -origin.0, -origin.1)
+            cairo_scale(cr, scale, scale)
+            cairo_rotate(cr, icon.style.rotate * Double.pi / 180)
+        }
+        for j in 0..<(ys.count - 1) {
+            let y0 = place(ys[j].at, origin.1), y1 = place(ys[j + 1].at, origin.1)
+            let sy0 = ys[j].sheet, sy1 = ys[j + 1].sheet
+            guard y1 > y0, sy1 > sy0 else { continue }
+            for i in 0..<(xs.count - 1) {
+                let x0 = place(xs[i].at, origin.0), x1 = place(xs[i + 1].at, origin.0)
+                let sx0 = xs[i].sheet, sx1 = xs[i + 1].sheet
+                // The piece alone, padded at its edges: smoothing never reads its neighbours' px.
+                guard x1 > x0, sx1 > sx0,
+                      let piece = cairo_surface_create_for_rectangle(sheet, Double(cut.x) + sx0, Double(cut.y) + sy0, sx1 - sx0, sy1 - sy0)
+                else { continue }
+                defer { cairo_surface_destroy(piece) }
+                guard let p = cairo_pattern_create_for_surface(piece) else { continue }
+                // Drawn space -> the piece's px.
+                let kx = (sx1 - sx0) / (x1 - x0), ky = (sy1 - sy0) / (y1 - y0)
+                var m = cairo_matrix_t(xx: kx, yx: 0, xy: 0, yy: ky, x0: -x0 * kx, y0: -y0 * ky)
+                cairo_pattern_set_matrix(p, &m)
+                cairo_pattern_set_filter(p, CAIRO_FILTER_BILINEAR)
+                cairo_pattern_set_extend(p, CAIRO_EXTEND_PAD)
+                cairo_set_source(cr, p)
+                cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0)
+                if icon.style.opacity < 1 {
+                    cairo_save(cr)
+                    cairo_clip(cr)
+                    cairo_paint_with_alpha(cr, icon.style.opacity)
+                    cairo_restore(cr)
+                } else {
+                    cairo_fill(cr)
+                }
+                cairo_pattern_destroy(p)
+            }
+        }
         cairo_restore(cr)
     }
 

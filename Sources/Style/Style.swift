@@ -301,7 +301,9 @@ let propertySpecs: [String: PropertySpec] = {
          "icon-ignore-placement", "icon-optional", "symbol-avoid-edges"], [.symbol], .bool)
     add(["icon-color", "icon-halo-color"], [.symbol], .color)
     add(["icon-halo-width", "icon-halo-blur"], [.symbol], .number)
-    add(["icon-text-fit", "icon-text-fit-padding", "icon-keep-upright", "text-translate", "text-translate-anchor",
+    add(["icon-text-fit"], [.symbol], .string)
+    add(["icon-text-fit-padding"], [.symbol], .array)
+    add(["icon-keep-upright", "text-translate", "text-translate-anchor",
          "icon-translate", "icon-translate-anchor", "text-writing-mode", "text-radial-offset", "text-variable-anchor-offset"],
         [.symbol], .array, supported: false)
     return t

@@ -46,6 +46,8 @@ public struct SymbolLayout: Sendable {
         let haloColor: Prop<StyleColor>
         let haloWidth: Prop<Double>
         let haloBlur: Prop<Double>
+        let textFit: IconTextFit
+        let textFitPadding: Prop<[Double]>
         let allowOverlap: Bool
         let ignorePlacement: Bool
         let optional: Bool
@@ -94,6 +96,8 @@ public struct SymbolLayout: Sendable {
                               haloColor: Prop(e("icon-halo-color"), zoom: z, default: .transparent, toColor),
                               haloWidth: Prop(e("icon-halo-width"), zoom: z, default: 0, toNumber),
                               haloBlur: Prop(e("icon-halo-blur"), zoom: z, default: 0, toNumber),
+                              textFit: IconTextFit(rawValue: Prop(e("icon-text-fit"), zoom: z, default: "none", toString).constant ?? "none") ?? .none,
+                              textFitPadding: Prop(e("icon-text-fit-padding"), zoom: z, default: [0, 0, 0, 0], toNumbers),
                               allowOverlap: flag("icon-allow-overlap", false), ignorePlacement: flag("icon-ignore-placement", false),
                               optional: flag("icon-optional", false))
         } else {
@@ -128,6 +132,11 @@ public struct SymbolLayout: Sendable {
             let hw = l.haloWidth.value(f), hb = l.haloBlur.value(f)
             s.haloWidth = hw.isFinite ? min(max(hw, 0), 64) : 0
             s.haloBlur = hb.isFinite ? min(max(hb, 0), 64) : 0
+        }
+        s.textFit = l.textFit
+        if l.textFit != .none {
+            let p = l.textFitPadding.value(f).map { $0.isFinite ? min(max($0, -1024), 1024) : 0 }
+            if p.count == 4 { s.textFitPadding = (p[0], p[1], p[2], p[3]) }
         }
         s.allowOverlap = l.allowOverlap
         s.ignorePlacement = l.ignorePlacement

@@ -121,6 +121,10 @@ public struct IconStyle: Sendable, Equatable {
     public var haloColor: StyleColor = .transparent
     public var haloWidth: Double = 0
     public var haloBlur: Double = 0
+    /// `icon-text-fit`: which of the icon's sides are stretched around its text (a road shield).
+    public var textFit: IconTextFit = .none
+    /// `icon-text-fit-padding`, px added around the text: top, right, bottom, left.
+    public var textFitPadding: (top: Double, right: Double, bottom: Double, left: Double) = (0, 0, 0, 0)
     /// The sprite the image is cut from, and the image's size in logical px (at `size` 1).
     public var sprite: Sprite?
     public var width: Double = 0
@@ -132,7 +136,14 @@ public struct IconStyle: Sendable, Equatable {
             && a.rotate == b.rotate && a.opacity == b.opacity && a.ignorePlacement == b.ignorePlacement
             && a.padding == b.padding && a.sprite === b.sprite && a.width == b.width && a.height == b.height
             && a.color == b.color && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur
+            && a.textFit == b.textFit && a.textFitPadding.top == b.textFitPadding.top && a.textFitPadding.right == b.textFitPadding.right
+            && a.textFitPadding.bottom == b.textFitPadding.bottom && a.textFitPadding.left == b.textFitPadding.left
     }
+}
+
+/// `icon-text-fit`.
+public enum IconTextFit: String, Sendable, Equatable {
+    case none, width, height, both
 }
 
 /// Where a symbol sits, in the tile coordinates of the tile it came from (0…extent, y down).

@@ -266,6 +266,91 @@ final class SpriteIconTests: XCTestCase {
         XCTAssertEqual(big.rgb(x: 256 + 19, y: 256), 0xFFFFFF)
     }
 
+    /// A sprite with two copies of a 20 px road shield (a 3 px blue border round yellow):
+    /// "shield" stretching only inside its border (`stretchX`/`stretchY` 3…17, `content`
+    /// 3,3,17,17), "plain" with no stretch spans or content. Returns the base path.
+    static func shieldSprite(_ dir: URL) throws -> String {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let surface = try XCTUnwrap(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 40, 20))
+        defer { cairo_surface_destroy(surface) }
+        let cr = try XCTUnwrap(cairo_create(surface))
+        for x0 in [0.0, 20] {
+            cairo_set_source_rgb(cr, 0, 0, 0.5)
+            cairo_rectangle(cr, x0, 0, 20, 20)
+            cairo_fill(cr)
+            cairo_set_source_rgb(cr, 1, 1, 0)
+            cairo_rectangle(cr, x0 + 3, 3, 14, 14)
+            cairo_fill(cr)
+        }
+        cairo_destroy(cr)
+        let base = dir.appendingPathComponent("shields").path
+        XCTAssertEqual(cairo_surface_write_to_png(surface, base + ".png"), CAIRO_STATUS_SUCCESS)
+        try Data(#"""
+        {"shield": {"x": 0, "y": 0, "width": 20, "height": 20, "pixelRatio": 1,
+                    "stretchX": [[3, 17]], "stretchY": [[3, 17]], "content": [3, 3, 17, 17]},
+         "plain": {"x": 20, "y": 0, "width": 20, "height": 20, "pixelRatio": 1}}
+        """#.utf8).write(to: URL(fileURLWithPath: base + ".json"))
+        return base
+    }
+
+    func testIconTextFitStretchesAShieldAroundItsTextKeepingItsBorder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-shield-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = try Self.shieldSprite(dir)
+        func draw(_ icon: String, _ layout: String) throws -> (image: RasterImage, label: MapLabel) {
+            let json = """
+            {"version": 8, "sprite": "\(base)", "sources": {"s": {"type": "vector"}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#FFFFFF"}},
+              {"id": "road", "type": "symbol", "source": "s", "source-layer": "pois",
+               "layout": {"icon-image": "\(icon)", "text-field": "{name}", "text-size": 12\(layout)},
+               "paint": {"text-color": "#000000"}}]}
+            """
+            let style = try Style.parse(Array(json.utf8), path: "/nowhere/style.json")
+            XCTAssertEqual(style.notes, [], "icon-text-fit and its padding are supported")
+            let r = renderer([Self.poi(2048, 2048, icon: icon, name: "A12345")], style: style)
+            let image = try frame(r)
+            return (image, try XCTUnwrap(r.labels(for: camera).first))
+        }
+        let blue: UInt32 = 0x000080, yellow: UInt32 = 0xFFFF00
+        let both = try draw("shield", #", "icon-text-fit": "both", "icon-text-fit-padding": [2, 4, 2, 4]"#)
+        if let out = ProcessInfo.processInfo.environment["MERIDIAN_ICON_PNG"] { cairo_surface_write_to_png(both.image.surface, out) }
+        let text = both.label.box, icon = try XCTUnwrap(both.label.icon).box
+        // The content area is the text plus the padding; the 3 px border lies outside it.
+        XCTAssertEqual(icon.x, text.x - 4 - 3, accuracy: 0.01)
+        XCTAssertEqual(icon.width, text.width + 8 + 6, accuracy: 0.01)
+        XCTAssertEqual(icon.y, text.y - 2 - 3, accuracy: 0.01)
+        XCTAssertEqual(icon.height, text.height + 4 + 6, accuracy: 0.01)
+        XCTAssertGreaterThan(icon.width, 50, "wider than the 20 px image")
+        // The border keeps its 3 px on the left and right; the yellow stretches between.
+        let midY = Int(icon.y + icon.height / 2)
+        let left = Int(icon.x.rounded())
+        let right = Int((icon.x + icon.width).rounded())
+        XCTAssertEqual(both.image.rgb(x: left + 1, y: midY), blue)
+        XCTAssertEqual(both.image.rgb(x: left + 4, y: midY), yellow, "not a stretched border")
+        XCTAssertEqual(both.image.rgb(x: right - 2, y: midY), blue)
+        XCTAssertEqual(both.image.rgb(x: right - 5, y: midY), yellow)
+        XCTAssertEqual(both.image.rgb(x: left + 5, y: Int(icon.y.rounded()) + 1), blue, "the top border")
+        XCTAssertEqual(both.image.rgb(x: left + 5, y: Int(icon.y.rounded()) + 4), yellow)
+        XCTAssertTrue(both.label.collisionBoxes.contains { $0 == both.label.icon!.collisionBox })
+
+        // Without stretch spans the whole image stretches over exactly the padded text: its border too.
+        let plain = try draw("plain", #", "icon-text-fit": "both", "icon-text-fit-padding": [2, 4, 2, 4]"#)
+        let p = try XCTUnwrap(plain.label.icon).box
+        XCTAssertEqual(p.x, plain.label.box.x - 4, accuracy: 0.01)
+        XCTAssertEqual(p.width, plain.label.box.width + 8, accuracy: 0.01)
+        XCTAssertEqual(plain.image.rgb(x: Int(p.x.rounded()) + 4, y: Int(p.y + p.height / 2)), blue, "a stretched border")
+
+        // Width only: the height stays the image's 20 px, centred on the text.
+        let wide = try draw("shield", #", "icon-text-fit": "width""#)
+        let w = try XCTUnwrap(wide.label.icon).box
+        XCTAssertEqual(w.height, 20, accuracy: 0.01)
+        XCTAssertEqual(w.y + 10, wide.label.box.y + wide.label.box.height / 2, accuracy: 0.01)
+        XCTAssertEqual(w.width, wide.label.box.width + 6, accuracy: 0.01)
+        // And no fit: the image at its size.
+        let none = try draw("shield", "")
+        XCTAssertEqual(try XCTUnwrap(none.label.icon).box.width, 20, accuracy: 0.01)
+    }
+
     /// No two labels' collision boxes overlap (a label's own icon and text may touch).
     func assertNoOverlaps(_ labels: [MapLabel], file: StaticString = #filePath, line: UInt = #line) {
         for (i, a) in labels.enumerated() {
