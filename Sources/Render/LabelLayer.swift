@@ -267,6 +267,8 @@ final class LabelLayer: Sendable {
         var key = l.isLine ? l.identity &+ zoomKey : l.identity
         // The same label drawn with its icon alone, or its text alone, is another image.
         if l.icon != nil { key = key &* 31 &+ (l.glyphs.isEmpty ? 1 : 2) }
+        // An icon along a line is turned with the line on screen: another angle, another image.
+        if l.isLine, let icon = l.icon { key = key &* 31 &+ Int((icon.style.rotate * 64).rounded()) }
         return key
     }
 

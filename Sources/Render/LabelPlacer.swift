@@ -127,9 +127,10 @@ struct LabelPlacer {
             let anchor = camera.screenPoint(ofWorld: c.anchor)
             // Far outside the view: not worth laying out.
             guard anchor.x > -size.width, anchor.x < 2 * size.width, anchor.y > -size.height, anchor.y < 2 * size.height else { continue }
-            let repeatKey = c.path.isEmpty ? "" : c.layerID + "\u{1}" + c.text
+            // (Icons alone along lines repeat at their spacing, as MapLibre's do: no name to repeat.)
+            let repeatKey = c.path.isEmpty || c.text.isEmpty ? "" : c.layerID + "\u{1}" + c.text
             let repeatDistance = c.spacing * Self.repeatFraction
-            if !c.path.isEmpty, let near = lineAnchors[repeatKey],
+            if !repeatKey.isEmpty, let near = lineAnchors[repeatKey],
                near.contains(where: { hypot($0.x - anchor.x, $0.y - anchor.y) < repeatDistance }) { continue }
             guard var label = layout(c) else { continue }
             let view = LabelBox(minX: -Self.margin, minY: -Self.margin, maxX: size.width + Self.margin, maxY: size.height + Self.margin)
@@ -161,7 +162,7 @@ struct LabelPlacer {
             if placeIcon, let icon = label.icon, !icon.style.ignorePlacement { insert(icon.collision.offset(anchor.x, anchor.y)) }
             if !placeIcon { label.icon = nil }
             if !placeText { label = label.iconOnly() }
-            if !c.path.isEmpty { lineAnchors[repeatKey, default: []].append(anchor) }
+            if !repeatKey.isEmpty { lineAnchors[repeatKey, default: []].append(anchor) }
             out.append(label)
         }
         return out
@@ -307,7 +308,30 @@ struct LabelPlacer {
                            box: box, collision: [box.inset(-st.padding)], angle: 0, isLine: false)
     }
 
+    /// The icon of a candidate along a line at its anchor, turned (after its `icon-rotate`)
+    /// to the line's direction there on screen, as MapLibre turns icons placed along lines.
+    private func iconAlongLine(_ c: LabelCandidate) -> (icon: PlacedIcon, angle: Double)? {
+        guard var icon = c.icon, c.anchorSegment + 1 < c.path.count else { return nil }
+        let a = camera.screenPoint(ofWorld: c.path[c.anchorSegment]), b = camera.screenPoint(ofWorld: c.path[c.anchorSegment + 1])
+        guard a.x != b.x || a.y != b.y else { return nil }
+        let angle = atan2(b.y - a.y, b.x - a.x) * 180 / Double.pi
+        icon.rotate += angle
+        return Self.iconLayout(icon).map { ($0, angle) }
+    }
+
     private func lineLayout(_ c: LabelCandidate) -> PlacedLabel? {
+        if c.shaped.glyphs.isEmpty {
+            // An icon alone (a one-way arrow): no text to lay along the line.
+            guard let (icon, angle) = iconAlongLine(c) else { return nil }
+            return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: [],
+                               box: icon.box, collision: [], angle: angle, isLine: true, icon: icon)
+        }
+        guard var label = textAlongLine(c) else { return nil }
+        label.icon = iconAlongLine(c)?.icon
+        return label
+    }
+
+    private func textAlongLine(_ c: LabelCandidate) -> PlacedLabel? {
         let anchor = camera.screenPoint(ofWorld: c.anchor)
         // The path on screen (through the camera, so a turned map turns it too) in px from the
         // anchor, and the anchor's distance along it.

@@ -164,8 +164,8 @@ public struct SymbolLayout: Sendable {
         case "lowercase": text = text.lowercased()
         default: break
         }
-        // Icons are placed at points only (not along lines).
-        let icon = placement == .point ? icon(f) : nil
+        // Along lines too: an icon alone (one-way arrows) or at the middle of its text.
+        let icon = icon(f)
         guard !text.isEmpty || icon != nil else { return }
         var style = TextStyle()
         (style.fontFamilies, style.bold, style.italic) = constantFont ?? Self.families(font.value(f))

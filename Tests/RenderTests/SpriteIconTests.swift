@@ -351,6 +351,55 @@ final class SpriteIconTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(none.label.icon).box.width, 20, accuracy: 0.01)
     }
 
+    func testIconsAlongALineRepeatAtTheSpacingTurnedWithTheLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-arrows-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // LayerPaintTests' 16 x 8 image: top half red | blue, bottom half green | yellow; its
+        // left half (red, green) is the arrow's tail.
+        let base = try LayerPaintTests.quadSprite(dir)
+        func draw(_ line: VectorFeature, text: String = "") throws -> (image: RasterImage, labels: [MapLabel]) {
+            let json = """
+            {"version": 8, "sprite": "\(base)", "sources": {"s": {"type": "vector"}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#FFFFFF"}},
+              {"id": "oneway", "type": "symbol", "source": "s", "source-layer": "pois",
+               "layout": {"symbol-placement": "line", "symbol-spacing": 100, "icon-image": "quad"\(text.isEmpty ? "" : #", "text-field": "\#(text)", "text-size": 12"#)}}]}
+            """
+            let style = try Style.parse(Array(json.utf8), path: "/nowhere/style.json")
+            XCTAssertEqual(style.notes, [])
+            let r = renderer([line], style: style)
+            let image = try frame(r)
+            return (image, r.labels(for: camera))
+        }
+        // East along the tile's middle row (view y 256, x 128…384), coming in over its edge:
+        // spots half a spacing in, then every 100 px, with the whole icon on the tile's line
+        // (not at 378: it would reach past the tile, where the next tile's line has none).
+        let east = try draw(Fixture.line([(0, 2048), (4096, 2048)]))
+        XCTAssertEqual(east.labels.count, 2, "\(east.labels.map(\.anchor))")
+        for l in east.labels {
+            let icon = try XCTUnwrap(l.icon)
+            XCTAssertEqual(icon.image, "quad")
+            XCTAssertEqual(icon.box.width, 16, accuracy: 0.01)
+            XCTAssertEqual(icon.box.height, 8, accuracy: 0.01)
+            XCTAssertEqual(l.anchor.y, 256, accuracy: 0.01)
+        }
+        for (x, expected) in zip(east.labels.map(\.anchor.x).sorted(), [178.0, 278]) { XCTAssertEqual(x, expected, accuracy: 0.01) }
+        XCTAssertEqual(east.image.rgb(x: 178 - 4, y: 254), 0xFF0000, "the tail behind")
+        XCTAssertEqual(east.image.rgb(x: 178 + 4, y: 254), 0x0000FF, "the head ahead")
+        // South: turned a quarter clockwise, the tail above the anchor and the image's top on the right.
+        let south = try draw(Fixture.line([(2048, 0), (2048, 4096)]))
+        let first = try XCTUnwrap(south.labels.min { $0.anchor.y < $1.anchor.y })
+        XCTAssertEqual(first.anchor.y, 178, accuracy: 0.01)
+        XCTAssertEqual(try XCTUnwrap(first.icon).box.width, 8, accuracy: 0.01)
+        XCTAssertEqual(south.image.rgb(x: 258, y: 174), 0xFF0000)
+        XCTAssertEqual(south.image.rgb(x: 254, y: 174), 0x00FF00)
+        XCTAssertEqual(south.image.rgb(x: 258, y: 182), 0x0000FF)
+        XCTAssertEqual(south.image.rgb(x: 254, y: 182), 0xFFFF00)
+        // With text too: the icon at the text's middle, both placed.
+        let named = try draw(Fixture.line([(0, 2048), (4096, 2048)]), text: "Main")
+        XCTAssertFalse(named.labels.isEmpty)
+        XCTAssertTrue(named.labels.allSatisfy { $0.icon != nil && $0.glyphs.count == 4 }, "\(named.labels)")
+    }
+
     /// No two labels' collision boxes overlap (a label's own icon and text may touch).
     func assertNoOverlaps(_ labels: [MapLabel], file: StaticString = #filePath, line: UInt = #line) {
         for (i, a) in labels.enumerated() {
