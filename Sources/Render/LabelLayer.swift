@@ -71,13 +71,15 @@ final class LabelLayer: Sendable {
         /// places again, even at the camera the last moving frame had).
         var settled = false
         var zoom = Double.nan
+        /// The bearing placed at: text and icons along lines turn with it.
+        var bearing = Double.nan
         var center = WorldPoint(x: .nan, y: .nan)
         var size = ViewSize(width: 0, height: 0)
         var signature: [ObjectIdentifier] = []
         /// How the camera mapped a world step to the screen when placing: a change is a zoom
         /// or a turn of the map (a pan leaves it alone).
         var basis = (x: Double.nan, y: Double.nan)
-        /// Each label's glyphs and halo, by identity (and zoom for text along a line).
+        /// Each label's glyphs and halo, by identity (and zoom and bearing for a label along a line).
         var images: [Int: LabelImage] = [:]
         var scale = 1.0
         /// How long the last placement took (ms), for the bench.
@@ -168,6 +170,7 @@ final class LabelLayer: Sendable {
             s.settled = complete && !moving
             if s.settled { s.preferred = Set(placed.map(\.identity)) }
             s.zoom = camera.zoom
+            s.bearing = camera.bearing
             s.center = camera.center
             s.size = camera.size
             s.signature = signature
@@ -231,7 +234,9 @@ final class LabelLayer: Sendable {
                 s.scale = scale
             }
             let w = camera.size.width * scale, h = camera.size.height * scale
-            let zoomKey = Int(bitPattern: UInt(s.zoom.bitPattern))
+            // A label along a line is laid along the line as it lies on screen: at another zoom
+            // or bearing, another image (at one bearing the old image was shown after a turn).
+            let zoomKey = Int(bitPattern: UInt(s.zoom.bitPattern)) &* 31 &+ Int(bitPattern: UInt(s.bearing.bitPattern))
             Self.renderMissing(s.placed, camera: camera, scale: scale, zoomKey: zoomKey, into: &s.images)
             for l in s.placed {
                 let a = camera.screenPoint(ofWorld: l.anchor)
@@ -260,15 +265,13 @@ final class LabelLayer: Sendable {
         }
     }
 
-    /// The key of a label's image: its identity, and the zoom for text along a line (its
-    /// glyphs follow the road as drawn at that zoom).
+    /// The key of a label's image: its identity, and for a label along a line the zoom and
+    /// bearing it was placed at (`zoomKey`: its glyphs follow the road as drawn then).
     @inline(__always)
     private static func imageKey(_ l: PlacedLabel, zoomKey: Int) -> Int {
         var key = l.isLine ? l.identity &+ zoomKey : l.identity
         // The same label drawn with its icon alone, or its text alone, is another image.
         if l.icon != nil { key = key &* 31 &+ (l.glyphs.isEmpty ? 1 : 2) }
-        // An icon along a line is turned with the line on screen: another angle, another image.
-        if l.isLine, let icon = l.icon { key = key &* 31 &+ Int((icon.style.rotate * 64).rounded()) }
         return key
     }
 

@@ -400,6 +400,47 @@ final class SpriteIconTests: XCTestCase {
         XCTAssertTrue(named.labels.allSatisfy { $0.icon != nil && $0.glyphs.count == 4 }, "\(named.labels)")
     }
 
+    func testLabelsAlongALineAreDrawnAnewWhenTheMapTurns() throws {
+        // Text and an icon along a line, drawn at bearing 0 and then at 60 by the same renderer,
+        // must look as a fresh renderer draws bearing 60 (the images along lines were kept by
+        // zoom alone, so after a turn the text stayed level).
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-turn-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = try LayerPaintTests.quadSprite(dir)
+        let json = """
+        {"version": 8, "sprite": "\(base)", "sources": {"s": {"type": "vector"}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#FFFFFF"}},
+          {"id": "name", "type": "symbol", "source": "s", "source-layer": "pois",
+           "layout": {"symbol-placement": "line", "text-field": "Long Street Name", "text-size": 14}},
+          {"id": "arrow", "type": "symbol", "source": "s", "source-layer": "pois",
+           "layout": {"symbol-placement": "line", "symbol-spacing": 60, "icon-image": "quad"}}]}
+        """
+        let style = try Style.parse(Array(json.utf8), path: "/nowhere/style.json")
+        let line = Fixture.line([(0, 2048), (4096, 2048)])
+        func draw(_ r: MapRenderer, bearing: Double) throws -> RasterImage {
+            var c = camera
+            c.bearing = bearing
+            let image = try XCTUnwrap(RasterImage(width: 512, height: 512))
+            let cr = try XCTUnwrap(cairo_create(image.surface))
+            r.drawSynchronously(c, into: cr)
+            cairo_destroy(cr)
+            return image
+        }
+        let turning = renderer([line], style: style)
+        _ = try draw(turning, bearing: 0)
+        let turned = try draw(turning, bearing: 60)
+        let fresh = try draw(renderer([line], style: style), bearing: 60)
+        var differ = 0, ink = 0
+        for y in 0..<512 {
+            for x in 0..<512 {
+                if turned.rgb(x: x, y: y) != fresh.rgb(x: x, y: y) { differ += 1 }
+                if fresh.rgb(x: x, y: y) != 0xFFFFFF { ink += 1 }
+            }
+        }
+        XCTAssertGreaterThan(ink, 200, "text and arrows drawn")
+        XCTAssertEqual(differ, 0)
+    }
+
     /// No two labels' collision boxes overlap (a label's own icon and text may touch).
     func assertNoOverlaps(_ labels: [MapLabel], file: StaticString = #filePath, line: UInt = #line) {
         for (i, a) in labels.enumerated() {
