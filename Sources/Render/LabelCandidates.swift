@@ -168,8 +168,9 @@ enum LabelExtraction {
         var starts: [Key: [Int]] = [:], ends: [Key: Int] = [:]
         var lines: [Int] = []
         for (i, s) in symbols.enumerated() {
-            guard s.placement != .point, case .line(let l) = s.geometry, l.count >= 2, let first = l.first, let last = l.last,
-                  first != last else { continue }
+            // (Icons alone are not joined: two ways meeting may carry different arrows.)
+            guard s.placement != .point, !s.text.isEmpty, case .line(let l) = s.geometry, l.count >= 2, let first = l.first,
+                  let last = l.last, first != last else { continue }
             lines.append(i)
             starts[key(s, first), default: []].append(i)
             ends[key(s, last)] = i
