@@ -11,7 +11,8 @@ struct LabelCandidate: Sendable {
     var style: TextStyle
     /// The text's glyphs; none for an icon alone (`text` empty).
     var shaped: ShapedText
-    /// The sprite icon shown at a point label's anchor, with or without its text.
+    /// The sprite icon shown at the label's anchor, with or without its text (along a line,
+    /// turned with the line there).
     var icon: IconStyle? = nil
     var placement: SymbolPlacement
     /// `symbol-spacing`, px.
@@ -119,7 +120,7 @@ enum LabelExtraction {
                     h.combine(Int64((anchor.x * 1e7).rounded()))
                     h.combine(Int64((anchor.y * 1e7).rounded()))
                     return LabelCandidate(layerID: symbol.layerID, text: symbol.text, style: symbol.textStyle, shaped: shaped,
-                                          icon: path.isEmpty ? symbol.icon : nil, placement: symbol.placement, spacing: symbol.spacing, anchor: anchor, path: path, anchorSegment: segment,
+                                          icon: symbol.icon, placement: symbol.placement, spacing: symbol.spacing, anchor: anchor, path: path, anchorSegment: segment,
                                           anchorFraction: fraction, priority: priority, identity: h.finalize())
                 }
                 switch symbol.geometry {
@@ -136,7 +137,8 @@ enum LabelExtraction {
                         if own(q) { out.append(candidate(anchor: world(q))) }
                         continue
                     }
-                    let length = shaped.width
+                    // An icon alone along a line needs its own length of line.
+                    let length = shaped.glyphs.isEmpty ? (symbol.icon.map { $0.width * $0.size } ?? 0) : shaped.width
                     // Come in over the data tile's edge: the line goes on in the next tile.
                     let e = Int32(clamping: symbol.extent)
                     let continued = line[0].x <= 0 || line[0].y <= 0 || line[0].x >= e || line[0].y >= e
@@ -166,8 +168,9 @@ enum LabelExtraction {
         var starts: [Key: [Int]] = [:], ends: [Key: Int] = [:]
         var lines: [Int] = []
         for (i, s) in symbols.enumerated() {
-            guard s.placement != .point, case .line(let l) = s.geometry, l.count >= 2, let first = l.first, let last = l.last,
-                  first != last else { continue }
+            // (Icons alone are not joined: two ways meeting may carry different arrows.)
+            guard s.placement != .point, !s.text.isEmpty, case .line(let l) = s.geometry, l.count >= 2, let first = l.first,
+                  let last = l.last, first != last else { continue }
             lines.append(i)
             starts[key(s, first), default: []].append(i)
             ends[key(s, last)] = i

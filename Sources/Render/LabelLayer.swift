@@ -71,13 +71,15 @@ final class LabelLayer: Sendable {
         /// places again, even at the camera the last moving frame had).
         var settled = false
         var zoom = Double.nan
+        /// The bearing placed at: text and icons along lines turn with it.
+        var bearing = Double.nan
         var center = WorldPoint(x: .nan, y: .nan)
         var size = ViewSize(width: 0, height: 0)
         var signature: [ObjectIdentifier] = []
         /// How the camera mapped a world step to the screen when placing: a change is a zoom
         /// or a turn of the map (a pan leaves it alone).
         var basis = (x: Double.nan, y: Double.nan)
-        /// Each label's glyphs and halo, by identity (and zoom for text along a line).
+        /// Each label's glyphs and halo, by identity (and zoom and bearing for a label along a line).
         var images: [Int: LabelImage] = [:]
         var scale = 1.0
         /// How long the last placement took (ms), for the bench.
@@ -168,6 +170,7 @@ final class LabelLayer: Sendable {
             s.settled = complete && !moving
             if s.settled { s.preferred = Set(placed.map(\.identity)) }
             s.zoom = camera.zoom
+            s.bearing = camera.bearing
             s.center = camera.center
             s.size = camera.size
             s.signature = signature
@@ -231,7 +234,9 @@ final class LabelLayer: Sendable {
                 s.scale = scale
             }
             let w = camera.size.width * scale, h = camera.size.height * scale
-            let zoomKey = Int(bitPattern: UInt(s.zoom.bitPattern))
+            // A label along a line is laid along the line as it lies on screen: at another zoom
+            // or bearing, another image (at one bearing the old image was shown after a turn).
+            let zoomKey = Int(bitPattern: UInt(s.zoom.bitPattern)) &* 31 &+ Int(bitPattern: UInt(s.bearing.bitPattern))
             Self.renderMissing(s.placed, camera: camera, scale: scale, zoomKey: zoomKey, into: &s.images)
             for l in s.placed {
                 let a = camera.screenPoint(ofWorld: l.anchor)
@@ -260,8 +265,8 @@ final class LabelLayer: Sendable {
         }
     }
 
-    /// The key of a label's image: its identity, and the zoom for text along a line (its
-    /// glyphs follow the road as drawn at that zoom).
+    /// The key of a label's image: its identity, and for a label along a line the zoom and
+    /// bearing it was placed at (`zoomKey`: its glyphs follow the road as drawn then).
     @inline(__always)
     private static func imageKey(_ l: PlacedLabel, zoomKey: Int) -> Int {
         var key = l.isLine ? l.identity &+ zoomKey : l.identity
@@ -404,7 +409,15 @@ final class LabelLayer: Sendable {
                 cairo_fill(cr)
             }
         }
-        if icon.style.rotate.truncatingRemainder(dividingBy: 360) == 0, !cut.sdf {
+        if cut.sdf {
+            drawDistanceField(icon, cut: cut, sheet: sheet.png, into: cr, origin: origin, scale: scale)
+            return
+        }
+        if icon.fitted {
+            drawStretched(icon, cut: cut, sheet: source, into: cr, origin: origin, scale: scale)
+            return
+        }
+        if icon.style.rotate.truncatingRemainder(dividingBy: 360) == 0 {
             // Unturned: the image scaled once to its device size and kept, copied here to whole
             // device px (a scaled copy per label image was most of the icons' cost).
             let w = Int(((r.maxX - r.minX) * scale).rounded()), h = Int(((r.maxY - r.minY) * scale).rounded())
@@ -427,15 +440,154 @@ final class LabelLayer: Sendable {
         // Sheet px to logical px: the cut's own size onto the placed rectangle.
         cairo_translate(cr, r.minX, r.minY)
         cairo_scale(cr, (r.maxX - r.minX) / Double(cut.width), (r.maxY - r.minY) / Double(cut.height))
-        if cut.sdf {
-            // Distance-field icons are tinted by `icon-color` (not supported): drawn in black.
-            cairo_clip(cr)
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            cairo_mask_surface(cr, source, -Double(cut.x), -Double(cut.y))
+        cairo_set_source_surface(cr, source, -Double(cut.x), -Double(cut.y))
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+        paintRectangle()
+        cairo_restore(cr)
+    }
+
+    /// An icon fitted to its text, in pieces cut at its stretch spans' ends: each fixed piece
+    /// at its own size, each stretch span scaled to its share of the fitted rectangle (the
+    /// sheet's own spans, so a 2x sheet is cut at its own px). Unturned, the pieces' edges lie
+    /// on whole device px and are filled without antialiasing, so they meet without seams.
+    static func drawStretched(_ icon: PlacedIcon, cut: Sprite.Image, sheet: OpaquePointer, into cr: OpaquePointer,
+                              origin: (Double, Double), scale: Double) {
+        let r = icon.rect
+        /// Piece edges along one axis: sheet px from the image's start, logical px from the anchor.
+        func stops(vertical: Bool, from: Double, to: Double) -> [(sheet: Double, at: Double)] {
+            let spans = cut.stretchSpans(vertical: vertical), length = vertical ? cut.height : cut.width
+            var edges = [0.0, Double(length)]
+            for s in spans { edges += [s.from, s.to] }
+            edges = Array(Set(edges)).sorted()
+            func stretch(_ x: Double) -> Double { Sprite.Image.stretchable(spans, before: x) }
+            let total = stretch(Double(length)), fixed = Double(length) - total
+            let k = total > 0 ? max((to - from - fixed / cut.pixelRatio) / total, 0) : 0
+            return edges.map { ($0, from + ($0 - stretch($0)) / cut.pixelRatio + stretch($0) * k) }
+        }
+        let xs = stops(vertical: false, from: r.minX, to: r.maxX)
+        let ys = stops(vertical: true, from: r.minY, to: r.maxY)
+        let unturned = icon.style.rotate.truncatingRemainder(dividingBy: 360) == 0
+        cairo_save(cr)
+        /// A logical coordinate in the space the pieces are drawn in.
+        var place: (Double, Double) -> Double = { v, _ in v }
+        if unturned {
+            cairo_identity_matrix(cr)
+            cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE)
+            place = { v, o in (v * scale - o).rounded() }
         } else {
-            cairo_set_source_surface(cr, source, -Double(cut.x), -Double(cut.y))
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
-            paintRectangle()
+            cairo_translate(cr, -origin.0, -origin.1)
+            cairo_scale(cr, scale, scale)
+            cairo_rotate(cr, icon.style.rotate * Double.pi / 180)
+        }
+        for j in 0..<(ys.count - 1) {
+            let y0 = place(ys[j].at, origin.1), y1 = place(ys[j + 1].at, origin.1)
+            let sy0 = ys[j].sheet, sy1 = ys[j + 1].sheet
+            guard y1 > y0, sy1 > sy0 else { continue }
+            for i in 0..<(xs.count - 1) {
+                let x0 = place(xs[i].at, origin.0), x1 = place(xs[i + 1].at, origin.0)
+                let sx0 = xs[i].sheet, sx1 = xs[i + 1].sheet
+                // The piece alone, padded at its edges: smoothing never reads its neighbours' px.
+                guard x1 > x0, sx1 > sx0,
+                      let piece = cairo_surface_create_for_rectangle(sheet, Double(cut.x) + sx0, Double(cut.y) + sy0, sx1 - sx0, sy1 - sy0)
+                else { continue }
+                defer { cairo_surface_destroy(piece) }
+                guard let p = cairo_pattern_create_for_surface(piece) else { continue }
+                // Drawn space -> the piece's px.
+                let kx = (sx1 - sx0) / (x1 - x0), ky = (sy1 - sy0) / (y1 - y0)
+                var m = cairo_matrix_t(xx: kx, yx: 0, xy: 0, yy: ky, x0: -x0 * kx, y0: -y0 * ky)
+                cairo_pattern_set_matrix(p, &m)
+                cairo_pattern_set_filter(p, CAIRO_FILTER_BILINEAR)
+                cairo_pattern_set_extend(p, CAIRO_EXTEND_PAD)
+                cairo_set_source(cr, p)
+                cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0)
+                if icon.style.opacity < 1 {
+                    cairo_save(cr)
+                    cairo_clip(cr)
+                    cairo_paint_with_alpha(cr, icon.style.opacity)
+                    cairo_restore(cr)
+                } else {
+                    cairo_fill(cr)
+                }
+                cairo_pattern_destroy(p)
+            }
+        }
+        cairo_restore(cr)
+    }
+
+    /// A distance-field image (`"sdf": true` in the sprite index) drawn as MapLibre's SDF
+    /// shader does: the image's alpha, scaled to the icon's device size, is a distance (0.75
+    /// on the shape's edge, 1/8 less per sheet px outwards); the shape is where it passes
+    /// 0.75, smoothed over about 0.84 device px, painted in `icon-color`. A halo is the same
+    /// distance thresholded `icon-halo-width` further out (and softened by `icon-halo-blur`),
+    /// painted in `icon-halo-color` under it. Both at `icon-opacity`.
+    static func drawDistanceField(_ icon: PlacedIcon, cut: Sprite.Image, sheet: String, into cr: OpaquePointer,
+                                  origin: (Double, Double), scale: Double) {
+        let st = icon.style
+        let r = icon.rect
+        let w = Int(((r.maxX - r.minX) * scale).rounded()), h = Int(((r.maxY - r.minY) * scale).rounded())
+        guard st.size > 0, let field = SpriteSheets.shared.cut(sheet, cut, width: w, height: h) else { return }
+        defer { cairo_surface_destroy(field) }
+        cairo_surface_flush(field)
+        guard let src = cairo_image_surface_get_data(field) else { return }
+        let srcStride = Int(cairo_image_surface_get_stride(field))
+        // Smoothed over ±0.84 device px, in distance units (1/8 per sheet px).
+        let sheetPxPerDevicePx = cut.pixelRatio / (scale * st.size)
+        let gamma = 0.84 * sheetPxPerDevicePx / 8
+        /// An A8 mask of where the distance passes `edge`, smoothed by ±`soft`.
+        func mask(edge: Double, soft: Double) -> OpaquePointer? {
+            guard let m = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h)) else { return nil }
+            guard cairo_surface_status(m) == CAIRO_STATUS_SUCCESS, let dst = cairo_image_surface_get_data(m) else {
+                cairo_surface_destroy(m)
+                return nil
+            }
+            cairo_surface_flush(m)
+            let dstStride = Int(cairo_image_surface_get_stride(m))
+            let lo = edge - soft, span = max(2 * soft, 1e-6)
+            for y in 0..<h {
+                let row = UnsafeRawPointer(src + y * srcStride).assumingMemoryBound(to: UInt32.self)
+                let out = dst + y * dstStride
+                for x in 0..<w {
+                    let d = Double(row[x] >> 24) / 255
+                    let t = min(max((d - lo) / span, 0), 1)
+                    out[x] = UInt8((t * t * (3 - 2 * t) * 255).rounded())
+                }
+            }
+            cairo_surface_mark_dirty(m)
+            return m
+        }
+        var passes: [(StyleColor, OpaquePointer)] = []
+        defer { for p in passes { cairo_surface_destroy(p.1) } }
+        if st.haloWidth > 0, st.haloColor.a > 0 {
+            // Halo width and blur in sheet px: logical px times the sheet's px per logical px.
+            let perPx = cut.pixelRatio / st.size / 8
+            let edge = 0.75 - st.haloWidth * perPx
+            if let m = mask(edge: edge, soft: st.haloBlur * 1.19 * perPx + gamma) { passes.append((st.haloColor, m)) }
+        }
+        if st.color.a > 0, let m = mask(edge: 0.75, soft: gamma) { passes.append((st.color, m)) }
+        cairo_save(cr)
+        let unturned = st.rotate.truncatingRemainder(dividingBy: 360) == 0
+        var x = 0.0, y = 0.0
+        if unturned {
+            // On whole device px, as the ordinary unturned icons are.
+            cairo_identity_matrix(cr)
+            x = (r.minX * scale - origin.0).rounded()
+            y = (r.minY * scale - origin.1).rounded()
+        } else {
+            cairo_translate(cr, -origin.0, -origin.1)
+            cairo_scale(cr, scale, scale)
+            cairo_rotate(cr, st.rotate * Double.pi / 180)
+            cairo_translate(cr, r.minX, r.minY)
+            cairo_scale(cr, (r.maxX - r.minX) / Double(w), (r.maxY - r.minY) / Double(h))
+        }
+        for (c, m) in passes {
+            cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * st.opacity)
+            let p = cairo_pattern_create_for_surface(m)
+            var matrix = cairo_matrix_t()
+            cairo_matrix_init_translate(&matrix, -x, -y)
+            cairo_pattern_set_matrix(p, &matrix)
+            cairo_pattern_set_filter(p, CAIRO_FILTER_BILINEAR)
+            cairo_mask(cr, p)
+            cairo_pattern_destroy(p)
         }
         cairo_restore(cr)
     }

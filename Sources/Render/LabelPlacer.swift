@@ -67,6 +67,9 @@ struct PlacedIcon: Sendable {
     var box: LabelBox
     /// `box` grown by `icon-padding`: what it keeps others out of.
     var collision: LabelBox
+    /// Fitted to its text (`icon-text-fit`): drawn in pieces, only the image's stretch spans
+    /// stretched (`LabelLayer.drawStretched`).
+    var fitted = false
 }
 
 /// Places the candidates of every visible tile on one screen.
@@ -124,9 +127,10 @@ struct LabelPlacer {
             let anchor = camera.screenPoint(ofWorld: c.anchor)
             // Far outside the view: not worth laying out.
             guard anchor.x > -size.width, anchor.x < 2 * size.width, anchor.y > -size.height, anchor.y < 2 * size.height else { continue }
-            let repeatKey = c.path.isEmpty ? "" : c.layerID + "\u{1}" + c.text
+            // (Icons alone along lines repeat at their spacing, as MapLibre's do: no name to repeat.)
+            let repeatKey = c.path.isEmpty || c.text.isEmpty ? "" : c.layerID + "\u{1}" + c.text
             let repeatDistance = c.spacing * Self.repeatFraction
-            if !c.path.isEmpty, let near = lineAnchors[repeatKey],
+            if !repeatKey.isEmpty, let near = lineAnchors[repeatKey],
                near.contains(where: { hypot($0.x - anchor.x, $0.y - anchor.y) < repeatDistance }) { continue }
             guard var label = layout(c) else { continue }
             let view = LabelBox(minX: -Self.margin, minY: -Self.margin, maxX: size.width + Self.margin, maxY: size.height + Self.margin)
@@ -158,7 +162,7 @@ struct LabelPlacer {
             if placeIcon, let icon = label.icon, !icon.style.ignorePlacement { insert(icon.collision.offset(anchor.x, anchor.y)) }
             if !placeIcon { label.icon = nil }
             if !placeText { label = label.iconOnly() }
-            if !c.path.isEmpty { lineAnchors[repeatKey, default: []].append(anchor) }
+            if !repeatKey.isEmpty { lineAnchors[repeatKey, default: []].append(anchor) }
             out.append(label)
         }
         return out
@@ -201,20 +205,51 @@ struct LabelPlacer {
 
     private func pointLayout(_ c: LabelCandidate) -> PlacedLabel? {
         var label = textLayout(c)
-        label.icon = c.icon.flatMap(Self.iconLayout)
+        label.icon = c.icon.flatMap { Self.iconLayout($0, text: c.text.isEmpty ? nil : label.box) }
         return label
     }
 
     /// Where an icon goes: its image `icon-size` times the sprite's, hung from the anchor by
     /// `icon-anchor`, moved by `icon-offset` (in px times `icon-size`), turned by
     /// `icon-rotate` about the anchor. Nil for an empty image.
-    static func iconLayout(_ icon: IconStyle) -> PlacedIcon? {
+    ///
+    /// With `icon-text-fit` and a `text` box (from the anchor), MapLibre's rule instead: the
+    /// icon is centred on the text (moved by `icon-offset`), and the fitted sides span the
+    /// text plus `icon-text-fit-padding`; that box is the image's `content` area when the
+    /// sprite gives one (the parts outside it keep their size and lie outside the box), else
+    /// the whole image.
+    static func iconLayout(_ icon: IconStyle, text: LabelBox? = nil) -> PlacedIcon? {
         let w = icon.width * icon.size, h = icon.height * icon.size
         guard w > 0, h > 0, w.isFinite, h.isFinite, w < 4096, h < 4096 else { return nil }
-        var (x, y) = corner(icon.anchor, width: w, height: h)
-        x += icon.offset.x * icon.size
-        y += icon.offset.y * icon.size
-        let rect = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
+        var rect: LabelBox
+        var fitted = false
+        if icon.textFit != .none, let t = text, let image = icon.sprite?.image(icon.image) {
+            let ox = icon.offset.x * icon.size, oy = icon.offset.y * icon.size
+            let p = icon.textFitPadding
+            var fit = LabelBox(minX: ox + (t.minX + t.maxX - w) / 2, minY: oy + (t.minY + t.maxY - h) / 2, maxX: 0, maxY: 0)
+            fit.maxX = fit.minX + w
+            fit.maxY = fit.minY + h
+            let c = image.content
+            /// The image's extent along one axis with its content fitted over `lo…hi`.
+            func extent(vertical: Bool, _ lo: Double, _ hi: Double, content: (Double, Double)?) -> (Double, Double) {
+                stretchedExtent(image.stretchSpans(vertical: vertical), length: Double(vertical ? image.height : image.width),
+                                content: content, fitted: (lo, hi), pixelRatio: image.pixelRatio)
+            }
+            if icon.textFit == .width || icon.textFit == .both {
+                (fit.minX, fit.maxX) = extent(vertical: false, ox + t.minX - p.left, ox + t.maxX + p.right, content: c.map { ($0.left, $0.right) })
+            }
+            if icon.textFit == .height || icon.textFit == .both {
+                (fit.minY, fit.maxY) = extent(vertical: true, oy + t.minY - p.top, oy + t.maxY + p.bottom, content: c.map { ($0.top, $0.bottom) })
+            }
+            guard fit.maxX > fit.minX, fit.maxY > fit.minY, fit.maxX - fit.minX < 4096, fit.maxY - fit.minY < 4096 else { return nil }
+            rect = fit
+            fitted = true
+        } else {
+            var (x, y) = corner(icon.anchor, width: w, height: h)
+            x += icon.offset.x * icon.size
+            y += icon.offset.y * icon.size
+            rect = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
+        }
         var box = rect
         if icon.rotate.truncatingRemainder(dividingBy: 360) != 0 {
             let a = icon.rotate * Double.pi / 180, cs = cos(a), sn = sin(a)
@@ -223,7 +258,22 @@ struct LabelPlacer {
             box = LabelBox(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
                            maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
         }
-        return PlacedIcon(style: icon, rect: rect, box: box, collision: box.inset(-icon.padding))
+        return PlacedIcon(style: icon, rect: rect, box: box, collision: box.inset(-icon.padding), fitted: fitted)
+    }
+
+    /// Where the whole image lies along one axis when the span `content` (sheet px; nil: the
+    /// whole image) is stretched over `fitted` (logical px): the image's fixed parts keep
+    /// their size (1 / pixelRatio logical px per sheet px), its stretch `spans` share the rest.
+    static func stretchedExtent(_ spans: [Sprite.Image.Span], length: Double, content: (Double, Double)?,
+                                fitted: (Double, Double), pixelRatio: Double) -> (Double, Double) {
+        func stretch(_ x: Double) -> Double { Sprite.Image.stretchable(spans, before: x) }
+        let (c0, c1) = content ?? (0, length)
+        let stretchIn = stretch(c1) - stretch(c0), fixedIn = (c1 - c0) - stretchIn
+        let k = stretchIn > 0 ? max((fitted.1 - fitted.0 - fixedIn / pixelRatio) / stretchIn, 0) : 1 / pixelRatio
+        // Logical px from the image's start to sheet px x.
+        func at(_ x: Double) -> Double { (x - stretch(x)) / pixelRatio + stretch(x) * k }
+        let start = fitted.0 - at(c0)
+        return (start, start + at(length))
     }
 
     /// Where the top-left corner of a `width` x `height` box goes from the anchor, for the
@@ -258,7 +308,30 @@ struct LabelPlacer {
                            box: box, collision: [box.inset(-st.padding)], angle: 0, isLine: false)
     }
 
+    /// The icon of a candidate along a line at its anchor, turned (after its `icon-rotate`)
+    /// to the line's direction there on screen, as MapLibre turns icons placed along lines.
+    private func iconAlongLine(_ c: LabelCandidate) -> (icon: PlacedIcon, angle: Double)? {
+        guard var icon = c.icon, c.anchorSegment + 1 < c.path.count else { return nil }
+        let a = camera.screenPoint(ofWorld: c.path[c.anchorSegment]), b = camera.screenPoint(ofWorld: c.path[c.anchorSegment + 1])
+        guard a.x != b.x || a.y != b.y else { return nil }
+        let angle = atan2(b.y - a.y, b.x - a.x) * 180 / Double.pi
+        icon.rotate += angle
+        return Self.iconLayout(icon).map { ($0, angle) }
+    }
+
     private func lineLayout(_ c: LabelCandidate) -> PlacedLabel? {
+        if c.shaped.glyphs.isEmpty {
+            // An icon alone (a one-way arrow): no text to lay along the line.
+            guard let (icon, angle) = iconAlongLine(c) else { return nil }
+            return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: [],
+                               box: icon.box, collision: [], angle: angle, isLine: true, icon: icon)
+        }
+        guard var label = textAlongLine(c) else { return nil }
+        label.icon = iconAlongLine(c)?.icon
+        return label
+    }
+
+    private func textAlongLine(_ c: LabelCandidate) -> PlacedLabel? {
         let anchor = camera.screenPoint(ofWorld: c.anchor)
         // The path on screen (through the camera, so a turned map turns it too) in px from the
         // anchor, and the anchor's distance along it.

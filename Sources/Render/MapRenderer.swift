@@ -63,9 +63,24 @@ public struct MapRenderer: Sendable {
         let size = tilePixelSize(for: camera)
         var seen = Set<TileKey>()
         return camera.visibleTiles(tileZoom: Self.tileZoom(for: camera)).compactMap { c in
-            let key = TileKey(TileID(z: c.zoom, x: c.x, y: c.y), pixelSize: size)
+            let key = tileKey(c, size, bearing: camera.bearing)
             return seen.insert(key).inserted ? key : nil
         }
+    }
+
+    /// The cache key of a visible tile drawn `pixelSize` px wide for a map at `bearing`: at
+    /// bearing 0, unless the style translates a layer in screen space; then for the bearing in
+    /// whole degrees (at most 0.009 px off per px of translate).
+    func tileKey(_ c: TileCoverage, _ pixelSize: Int, bearing: Double) -> TileKey {
+        let b = cache.rasterizer.style.turnsWithBearing ? Self.tileBearing(bearing) : 0
+        return TileKey(TileID(z: c.zoom, x: c.x, y: c.y), pixelSize: pixelSize, bearing: b)
+    }
+
+    /// A bearing rounded to whole degrees in [0, 360).
+    static func tileBearing(_ bearing: Double) -> Double {
+        guard bearing.isFinite else { return 0 }
+        let d = bearing.rounded().truncatingRemainder(dividingBy: 360)
+        return d < 0 ? d + 360 : d
     }
 
     /// How wide (device px) the tiles for `camera` are drawn: exactly as wide as they appear
@@ -184,7 +199,7 @@ public struct MapRenderer: Sendable {
         var sets: [(TileLabelSet, Double)] = []
         var complete = true
         for c in camera.visibleTiles(tileZoom: Self.tileZoom(for: camera)) {
-            guard let set = labels[TileKey(TileID(z: c.zoom, x: c.x, y: c.y), pixelSize: pixelSize)] else {
+            guard let set = labels[tileKey(c, pixelSize, bearing: camera.bearing)] else {
                 complete = false
                 continue
             }
@@ -207,7 +222,7 @@ public struct MapRenderer: Sendable {
         let exact: Int
         if camera.bearing == 0 {
             let comp = TileCompositor(cr: cr, scale: s, deviceOrigin: (dx, dy), moving: moving)
-            exact = drawTiles(coverage, of: camera, found: found, with: comp)
+            exact = drawTiles(coverage, of: camera, bearing: camera.bearing, found: found, with: comp)
         } else if let margin, let fromCache = drawTurnedFromCache(coverage, of: camera, margin: margin, found: found,
                                                                   into: cr, deviceOrigin: (dx, dy)) {
             exact = fromCache
@@ -234,12 +249,13 @@ public struct MapRenderer: Sendable {
     /// Draws `coverage` (tiles of `camera`, unrotated) through `comp`, stand-ins where a tile is
     /// missing, over the background where anything will not be covered; returns how many
     /// tiles were drawn exactly.
-    private func drawTiles(_ coverage: [TileCoverage], of camera: MapCamera, found: [TileKey: RasterImage],
+    /// `bearing` is the map's, which picks the tiles' keys (`camera` may be the unturned box).
+    private func drawTiles(_ coverage: [TileCoverage], of camera: MapCamera, bearing: Double, found: [TileKey: RasterImage],
                            with comp: TileCompositor) -> Int {
         let pixelSize = tilePixelSize(for: camera)
         let top = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: 0)).y
         let bottom = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: WebMercator.tileSize)).y
-        let allFound = coverage.allSatisfy { found[TileKey(TileID(z: $0.zoom, x: $0.x, y: $0.y), pixelSize: pixelSize)] != nil }
+        let allFound = coverage.allSatisfy { found[tileKey($0, pixelSize, bearing: bearing)] != nil }
         if top > 0 || bottom < camera.size.height || !allFound {
             // Only when something will not be covered: a full-screen fill costs as much as the blit.
             let bg = cache.rasterizer.background(zoom: camera.zoom)
@@ -248,7 +264,7 @@ public struct MapRenderer: Sendable {
         }
         var exact = 0
         for c in coverage {
-            if let image = found[TileKey(TileID(z: c.zoom, x: c.x, y: c.y), pixelSize: pixelSize)] {
+            if let image = found[tileKey(c, pixelSize, bearing: bearing)] {
                 comp.draw(image, origin: c.origin, size: c.size)
                 exact += 1
             } else {
@@ -285,7 +301,7 @@ public struct MapRenderer: Sendable {
         defer { turned.give(buffer) }
         cairo_rectangle(bcr, 0, 0, Double(width), Double(height))
         cairo_clip(bcr)
-        let exact = drawTiles(placed, of: flat, found: found,
+        let exact = drawTiles(placed, of: flat, bearing: camera.bearing, found: found,
                               with: TileCompositor(cr: bcr, scale: s, deviceOrigin: (0, 0), moving: moving))
         cairo_destroy(bcr)
         cairo_surface_flush(buffer.surface)
@@ -359,7 +375,7 @@ public struct MapRenderer: Sendable {
         cairo_set_source_surface(cr, frame.image.surface, x, y)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
         cairo_paint(cr)
-        return coverage.count(where: { found[TileKey(TileID(z: $0.zoom, x: $0.x, y: $0.y), pixelSize: pixelSize)] != nil })
+        return coverage.count(where: { found[tileKey($0, pixelSize, bearing: camera.bearing)] != nil })
     }
 
     /// A missing tile's place filled from the nearest cached level: the same tile drawn for

@@ -195,7 +195,7 @@ public final class TileCache: Sendable {
         let results = Mutex<[TileKey: RenderedTile]>([:])
         let rasterizer = self.rasterizer, scale = self.scale, pool = shared.pool
         DispatchQueue.concurrentPerform(iterations: missing.count) { i in
-            if let r = rasterizer.render(missing[i].tile, pixelSize: missing[i].pixelSize, scale: scale, pool: pool) { results.withLock { $0[missing[i]] = r } }
+            if let r = rasterizer.render(missing[i].tile, pixelSize: missing[i].pixelSize, scale: scale, bearing: missing[i].bearing, pool: pool) { results.withLock { $0[missing[i]] = r } }
         }
         let rendered = results.withLock { $0 }
         shared.state.withLock { s in

@@ -48,7 +48,7 @@ final class SharedWork: Sendable {
             guard let id = job else { return }
             // More work left: wake a sibling so both cores stay busy.
             if state.withLock({ !$0.queue.isEmpty }) { work.signal() }
-            let rendered = rasterizer.render(id.tile, pixelSize: id.pixelSize, scale: scale, pool: pool)
+            let rendered = rasterizer.render(id.tile, pixelSize: id.pixelSize, scale: scale, bearing: id.bearing, pool: pool)
             state.withLock { s in
                 s.inFlight.remove(id)
                 if let rendered { s.insert(id, rendered, budget: byteBudget, pool: pool) }

@@ -1,6 +1,9 @@
 import CCairo
 import Style
 import Tiles
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Paints one raster tile by walking the compiled style's layers in order: backgrounds,
 /// fills (through `PolygonFiller`), lines (Wu hairlines when thin, else cairo with the
@@ -24,6 +27,9 @@ struct TilePainter {
     /// The drawn tile's top-left in device px of the whole map at its zoom (x · size): sprite
     /// patterns are laid from the map's origin, so they run on across tile edges.
     var patternOrigin: (x: Double, y: Double) = (0, 0)
+    /// The map's bearing (degrees) the tile is drawn for: a layer translated in screen space
+    /// (`*-translate-anchor: viewport`) moves by its translate turned into the map's axes.
+    var bearing: Double = 0
     /// While a layer with a sort key is drawn, the features of one key at a time.
     var only: ((VectorFeature) -> Bool)? = nil
 
@@ -47,7 +53,13 @@ struct TilePainter {
         for layer in style.layers {
             // `*-translate`: the layer's geometry moved by whole logical px.
             var tiles = tiles
-            if let t = layer.translate {
+            if var t = layer.translate {
+                if layer.translatesInViewport, bearing != 0 {
+                    // A screen offset is the map offset turned by the bearing (the camera draws
+                    // the map turned by minus the bearing): R(bearing) · t in y-down axes.
+                    let a = bearing * Double.pi / 180, c = cos(a), s = sin(a)
+                    t = (c * t.x - s * t.y, s * t.x + c * t.y)
+                }
                 for k in tiles.indices {
                     tiles[k].placement.offsetX += t.x * scale
                     tiles[k].placement.offsetY += t.y * scale
@@ -192,21 +204,24 @@ struct TilePainter {
         }
     }
 
+    /// The image names a pattern layer's features use, in the order they first appear.
+    private func patternNames(_ tiles: [PlacedTile], _ layer: DrawLayer, _ pattern: SpritePattern) -> [String] {
+        if let c = pattern.image.constant { return [c] }
+        var names: [String] = []
+        var seen = Set<String>()
+        features(tiles, layer) { f, _, _ in
+            let n = pattern.image.value(f)
+            if seen.insert(n).inserted { names.append(n) }
+        }
+        return names
+    }
+
     /// A sprite pattern's passes: one per image the layer's features name, each adding the
     /// features' paths (`add` says whether it added any) and filling or stroking them
     /// (`draw`) with the image repeated from the map's origin. Images the sprite lacks draw nothing.
     private func patternPasses(_ tiles: [PlacedTile], _ layer: DrawLayer, _ pattern: SpritePattern,
                                add: (VectorFeature, TilePlacement, Double) -> Bool, draw: () -> Void) {
-        var names: [String] = []
-        if let c = pattern.image.constant {
-            names = [c]
-        } else {
-            var seen = Set<String>()
-            features(tiles, layer) { f, _, _ in
-                let n = pattern.image.value(f)
-                if seen.insert(n).inserted { names.append(n) }
-            }
-        }
+        let names = patternNames(tiles, layer, pattern)
         let opacity = pattern.opacity.constant
         for name in names {
             guard let sheet = pattern.sprite.sheet(forScale: scale), let cut = sheet.images[name],
@@ -248,25 +263,7 @@ struct TilePainter {
 
     private func line(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: LinePaint) {
         if let pattern = paint.pattern {
-            // Lines of one width at a time, stroked with the image.
-            var widths: [Double] = []
-            features(tiles, layer) { f, _, _ in
-                let w = paint.width.value(f)
-                if f.type != .point, w > 0, !widths.contains(w) { widths.append(w) }
-            }
-            for w in widths {
-                patternPasses(tiles, layer, pattern) { f, p, extent in
-                    guard f.type != .point, paint.width.value(f) == w else { return false }
-                    var any = false
-                    for part in f.parts { any = appendPart(part, p, extent: extent, closed: f.type == .polygon, margin: w * scale) || any }
-                    return any
-                } draw: {
-                    cairo_set_line_width(cr, w * scale)
-                    cairo_set_line_cap(cr, paint.cap == .round ? CAIRO_LINE_CAP_ROUND : paint.cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
-                    cairo_set_line_join(cr, paint.join == .round ? CAIRO_LINE_JOIN_ROUND : paint.join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
-                    cairo_stroke(cr)
-                }
-            }
+            linePattern(tiles, layer, paint, pattern)
             return
         }
         if let c = paint.color.constant, let w = paint.width.constant, let o = paint.offset.constant, let g = paint.gapWidth.constant {
@@ -287,6 +284,83 @@ struct TilePainter {
         }
         for k in keys {
             strokePass(tiles, layer, closed: false, key: k, dash: paint.dash, cap: paint.cap, join: paint.join) { key($0) == k }
+        }
+    }
+
+    /// `line-pattern` as MapLibre Native draws it: the image runs along each line, its left
+    /// edge at the line's first vertex and repeating every image width (logical px) of distance
+    /// along it, turning with every segment; across the line the image's height is stretched
+    /// to the line's width, its top on the right of travel. Each segment is stroked with its own
+    /// pattern matrix; a disc at each inner vertex (in the next segment's pattern) fills the join.
+    private func linePattern(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: LinePaint, _ pattern: SpritePattern) {
+        let names = patternNames(tiles, layer, pattern)
+        let opacity = max(pattern.opacity.constant ?? 1, 0)
+        guard opacity > 0 else { return }
+        if opacity < 1 { cairo_push_group(cr) }
+        defer {
+            if opacity < 1 {
+                cairo_pop_group_to_source(cr)
+                cairo_paint_with_alpha(cr, opacity)
+            }
+        }
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        for name in names {
+            guard let sheet = pattern.sprite.sheet(forScale: scale), let cut = sheet.images[name],
+                  let source = SpriteSheets.shared.pattern(sheet.png, cut) else { continue }
+            defer { cairo_pattern_destroy(source) }
+            let imageW = Double(cut.width), imageH = Double(cut.height)
+            // Image px per device px along the line (the image at its logical size).
+            let along = cut.pixelRatio / scale
+            features(tiles, layer) { f, p, extent in
+                guard f.type != .point, pattern.image.constant != nil || pattern.image.value(f) == name else { return }
+                let w = paint.width.value(f) * scale
+                guard w > 0, w.isFinite else { return }
+                for part in f.parts where part.count >= 2 && isNearTile(part, p, extent: extent, margin: w) {
+                    var pts: [(x: Double, y: Double)] = []
+                    forEachVertex(part, p, extent: extent) { x, y, _ in pts.append((x, y)) }
+                    if f.type == .polygon, let first = pts.first { pts.append(first) }
+                    guard pts.count >= 2 else { continue }
+                    var travelled = 0.0
+                    for k in 0..<(pts.count - 1) {
+                        var a = pts[k], b = pts[k + 1]
+                        let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+                        guard length > 0 else { continue }
+                        defer { travelled += length }
+                        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
+                        let lo = min(a.x, b.x) - w, hi = max(a.x, b.x) + w
+                        guard hi >= 0, lo <= pixelSize, max(a.y, b.y) + w >= 0, min(a.y, b.y) - w <= pixelSize else { continue }
+                        // Device -> image px: x along the line from its start, y across it, the
+                        // image's top on the right of travel (as MapLibre Native draws it).
+                        let lx = -dy, ly = dx
+                        let k2 = imageH / w
+                        var x0 = along * (travelled - dx * a.x - dy * a.y)
+                        x0 = x0.truncatingRemainder(dividingBy: imageW)
+                        var m = cairo_matrix_t(xx: along * dx, yx: -k2 * lx, xy: along * dy, yy: -k2 * ly,
+                                               x0: x0, y0: imageH / 2 + k2 * (lx * a.x + ly * a.y))
+                        cairo_pattern_set_matrix(source, &m)
+                        cairo_set_source(cr, source)
+                        // The line's own ends take its cap; inner vertices a disc.
+                        let first = k == 0 && f.type != .polygon, last = k == pts.count - 2 && f.type != .polygon
+                        if paint.cap == .square {
+                            if first { a = (a.x - dx * w / 2, a.y - dy * w / 2) }
+                            if last { b = (b.x + dx * w / 2, b.y + dy * w / 2) }
+                        }
+                        cairo_new_path(cr)
+                        cairo_move_to(cr, a.x, a.y)
+                        cairo_line_to(cr, b.x, b.y)
+                        cairo_set_line_width(cr, w)
+                        cairo_stroke(cr)
+                        var discs: [(Double, Double)] = []
+                        if !first || paint.cap == .round { discs.append(pts[k]) }
+                        if last && paint.cap == .round { discs.append(pts[k + 1]) }
+                        for d in discs {
+                            cairo_new_path(cr)
+                            cairo_arc(cr, d.0, d.1, w / 2, 0, 2 * Double.pi)
+                            cairo_fill(cr)
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -151,8 +151,8 @@ public struct TileRasterizer: Sendable {
     /// `tile.z + log2(pixelSize / (256 · scale))`.
     ///
     /// The image's memory comes from `pool` (a cache passes its own, so evicted tiles' pixels
-    /// are reused).
-    public func render(_ tile: TileID, pixelSize: Int, scale: Double, pool: PixelPool = .shared) -> RenderedTile? {
+    /// are reused). `bearing` turns the layers translated in screen space (see `TileKey`).
+    public func render(_ tile: TileID, pixelSize: Int, scale: Double, bearing: Double = 0, pool: PixelPool = .shared) -> RenderedTile? {
         let size = max(1, pixelSize)
         var errors: [TileFailure] = []
         var layers: [PlacedTile] = []
@@ -195,11 +195,13 @@ public struct TileRasterizer: Sendable {
         if fillsWithCairo {
             var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: nil)
             painter.patternOrigin = (Double(tile.x) * Double(size), Double(tile.y) * Double(size))
+            painter.bearing = bearing
             painter.paint(layers)
         } else {
             PolygonFiller.withFiller(width: size, height: size) { filler in
                 var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: filler)
                 painter.patternOrigin = (Double(tile.x) * Double(size), Double(tile.y) * Double(size))
+                painter.bearing = bearing
                 painter.paint(layers)
             }
         }

@@ -14,9 +14,39 @@ public final class Sprite: Sendable {
         public var x: Int, y: Int, width: Int, height: Int
         /// Sheet pixels per logical px (2 in a @2x sheet).
         public var pixelRatio: Double
-        /// A signed-distance-field icon (drawn in `icon-color`, which Meridian does not support:
-        /// drawn in black instead).
+        /// A signed-distance-field icon: its alpha is a distance to the shape's edge (0.75 on the
+        /// edge, falling by 1/8 per sheet px outwards, MapLibre's convention), drawn as a mask in
+        /// `icon-color` with an optional `icon-halo-*`.
         public var sdf: Bool
+        /// `stretchX`/`stretchY`: the sheet-px spans (from the image's left/top) that stretch
+        /// when the icon is fitted to its text (`icon-text-fit`); the rest keeps its size.
+        /// Empty: the whole image stretches.
+        public var stretchX: [Span] = []
+        public var stretchY: [Span] = []
+        /// `content`: left, top, right, bottom in sheet px, the part the text is fitted into.
+        public var content: (left: Double, top: Double, right: Double, bottom: Double)? = nil
+        public struct Span: Sendable, Equatable {
+            public var from: Double, to: Double
+            public init(from: Double, to: Double) {
+                self.from = from
+                self.to = to
+            }
+        }
+        /// The spans that stretch across (`vertical` false) or down the image: all of it when
+        /// the index names none.
+        public func stretchSpans(vertical: Bool) -> [Span] {
+            let s = vertical ? stretchY : stretchX
+            return s.isEmpty ? [Span(from: 0, to: Double(vertical ? height : width))] : s
+        }
+        /// Stretchable sheet px of `spans` between the image's start and `x`.
+        public static func stretchable(_ spans: [Span], before x: Double) -> Double {
+            spans.reduce(0) { $0 + max(min($1.to, x) - $1.from, 0) }
+        }
+        public static func == (a: Image, b: Image) -> Bool {
+            a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height && a.pixelRatio == b.pixelRatio
+                && a.sdf == b.sdf && a.stretchX == b.stretchX && a.stretchY == b.stretchY
+                && a.content.map { [$0.left, $0.top, $0.right, $0.bottom] } == b.content.map { [$0.left, $0.top, $0.right, $0.bottom] }
+        }
         /// Logical px.
         public var logicalWidth: Double { Double(width) / pixelRatio }
         public var logicalHeight: Double { Double(height) / pixelRatio }
@@ -92,8 +122,9 @@ public final class Sprite: Sendable {
 
     struct IndexError: Error { var message: String }
 
-    /// A sprite index: an object of icon name → {x, y, width, height, pixelRatio?, sdf?}.
-    /// Entries with missing or negative numbers are skipped.
+    /// A sprite index: an object of icon name → {x, y, width, height, pixelRatio?, sdf?,
+    /// stretchX?, stretchY?, content?}. Entries with missing or negative numbers are skipped;
+    /// stretch spans and a content box outside the image or turned inside out are ignored.
     static func parseIndex(_ bytes: [UInt8]) -> Result<[String: Image], IndexError> {
         let root: JSONValue
         do { root = try JSONParser.parse(bytes: bytes) } catch { return .failure(IndexError(message: "not valid JSON: \(error)")) }
@@ -109,8 +140,26 @@ public final class Sprite: Sendable {
             if !(ratio.isFinite && ratio > 0 && ratio <= 8) { ratio = 1 }
             var sdf = false
             if case .bool(true)? = v["sdf"] { sdf = true }
-            out[name] = Image(x: x, y: y, width: w, height: h, pixelRatio: ratio, sdf: sdf)
+            var image = Image(x: x, y: y, width: w, height: h, pixelRatio: ratio, sdf: sdf)
+            image.stretchX = spans(v["stretchX"], length: Double(w))
+            image.stretchY = spans(v["stretchY"], length: Double(h))
+            if let c = v["content"]?.array?.compactMap(\.number), c.count == 4, c.allSatisfy(\.isFinite),
+               0 <= c[0], c[0] < c[2], c[2] <= Double(w), 0 <= c[1], c[1] < c[3], c[3] <= Double(h) {
+                image.content = (c[0], c[1], c[2], c[3])
+            }
+            out[name] = image
         }
         return .success(out)
+    }
+
+    /// `[[from, to], …]` spans inside 0…length, in order and not overlapping; others dropped.
+    static func spans(_ v: JSONValue?, length: Double) -> [Image.Span] {
+        var out: [Image.Span] = []
+        for pair in v?.array ?? [] {
+            guard let p = pair.array?.compactMap(\.number), p.count == 2, p[0].isFinite, p[1].isFinite,
+                  0 <= p[0], p[0] < p[1], p[1] <= length, p[0] >= (out.last?.to ?? 0) else { continue }
+            out.append(Image.Span(from: p[0], to: p[1]))
+        }
+        return out
     }
 }

@@ -64,6 +64,9 @@ public final class Style: Sendable {
     /// What was not understood and skipped, one line per property and layer.
     public let notes: [String]
     private let compiled = Mutex<[Double: ZoomStyle]>([:])
+    /// Some layer translates in screen space (`*-translate-anchor: viewport` with a
+    /// `*-translate`): its tiles look different at every bearing, so they are drawn per bearing.
+    public let turnsWithBearing: Bool
 
     public init(name: String, schema: String?, sources: [StyleSource], layers: [StyleLayer], notes: [String]) {
         self.name = name
@@ -71,6 +74,10 @@ public final class Style: Sendable {
         self.sources = sources
         self.layers = layers
         self.notes = notes
+        turnsWithBearing = layers.contains { l in
+            guard let prefix = ZoomStyle.translatePrefix[l.type], l.paint["\(prefix)-translate"] != nil else { return false }
+            return ZoomStyle.anchorsToViewport(l.paint["\(prefix)-translate-anchor"])
+        }
     }
 
     /// The style compiled for Meridian zoom `zoom` (cached: tiles of a screen share it).
@@ -292,8 +299,11 @@ let propertySpecs: [String: PropertySpec] = {
          "text-rotation-alignment", "text-pitch-alignment", "icon-rotation-alignment", "icon-pitch-alignment"], [.symbol], .string)
     add(["text-allow-overlap", "text-ignore-placement", "text-optional", "text-keep-upright", "icon-allow-overlap",
          "icon-ignore-placement", "icon-optional", "symbol-avoid-edges"], [.symbol], .bool)
-    add(["icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur",
-         "icon-text-fit", "icon-text-fit-padding", "icon-keep-upright", "text-translate", "text-translate-anchor",
+    add(["icon-color", "icon-halo-color"], [.symbol], .color)
+    add(["icon-halo-width", "icon-halo-blur"], [.symbol], .number)
+    add(["icon-text-fit"], [.symbol], .string)
+    add(["icon-text-fit-padding"], [.symbol], .array)
+    add(["icon-keep-upright", "text-translate", "text-translate-anchor",
          "icon-translate", "icon-translate-anchor", "text-writing-mode", "text-radial-offset", "text-variable-anchor-offset"],
         [.symbol], .array, supported: false)
     return t

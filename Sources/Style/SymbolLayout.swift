@@ -42,6 +42,12 @@ public struct SymbolLayout: Sendable {
         let rotate: Prop<Double>
         let opacity: Prop<Double>
         let padding: Prop<Double>
+        let color: Prop<StyleColor>
+        let haloColor: Prop<StyleColor>
+        let haloWidth: Prop<Double>
+        let haloBlur: Prop<Double>
+        let textFit: IconTextFit
+        let textFitPadding: Prop<[Double]>
         let allowOverlap: Bool
         let ignorePlacement: Bool
         let optional: Bool
@@ -86,6 +92,12 @@ public struct SymbolLayout: Sendable {
                               rotate: Prop(e("icon-rotate"), zoom: z, default: 0, toNumber),
                               opacity: Prop(e("icon-opacity"), zoom: z, default: 1, toNumber),
                               padding: Prop(e("icon-padding"), zoom: z, default: 2, toNumber),
+                              color: Prop(e("icon-color"), zoom: z, default: .black, toColor),
+                              haloColor: Prop(e("icon-halo-color"), zoom: z, default: .transparent, toColor),
+                              haloWidth: Prop(e("icon-halo-width"), zoom: z, default: 0, toNumber),
+                              haloBlur: Prop(e("icon-halo-blur"), zoom: z, default: 0, toNumber),
+                              textFit: IconTextFit(rawValue: Prop(e("icon-text-fit"), zoom: z, default: "none", toString).constant ?? "none") ?? .none,
+                              textFitPadding: Prop(e("icon-text-fit-padding"), zoom: z, default: [0, 0, 0, 0], toNumbers),
                               allowOverlap: flag("icon-allow-overlap", false), ignorePlacement: flag("icon-ignore-placement", false),
                               optional: flag("icon-optional", false))
         } else {
@@ -114,6 +126,18 @@ public struct SymbolLayout: Sendable {
         s.opacity = a.isFinite ? min(max(a, 0), 1) : 1
         let p = l.padding.value(f)
         s.padding = p.isFinite ? p : 2
+        if image.sdf {
+            s.color = l.color.value(f)
+            s.haloColor = l.haloColor.value(f)
+            let hw = l.haloWidth.value(f), hb = l.haloBlur.value(f)
+            s.haloWidth = hw.isFinite ? min(max(hw, 0), 64) : 0
+            s.haloBlur = hb.isFinite ? min(max(hb, 0), 64) : 0
+        }
+        s.textFit = l.textFit
+        if l.textFit != .none {
+            let p = l.textFitPadding.value(f).map { $0.isFinite ? min(max($0, -1024), 1024) : 0 }
+            if p.count == 4 { s.textFitPadding = (p[0], p[1], p[2], p[3]) }
+        }
         s.allowOverlap = l.allowOverlap
         s.ignorePlacement = l.ignorePlacement
         s.optional = l.optional
@@ -140,8 +164,8 @@ public struct SymbolLayout: Sendable {
         case "lowercase": text = text.lowercased()
         default: break
         }
-        // Icons are placed at points only (not along lines).
-        let icon = placement == .point ? icon(f) : nil
+        // Along lines too: an icon alone (one-way arrows) or at the middle of its text.
+        let icon = icon(f)
         guard !text.isEmpty || icon != nil else { return }
         var style = TextStyle()
         (style.fontFamilies, style.bold, style.italic) = constantFont ?? Self.families(font.value(f))

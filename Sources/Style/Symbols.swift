@@ -114,6 +114,17 @@ public struct IconStyle: Sendable, Equatable {
     public var ignorePlacement = false
     /// `icon-padding`, px added around the icon's collision box.
     public var padding: Double = 2
+    /// `icon-color` with `icon-opacity` not folded in: the tint of a distance-field (`sdf`)
+    /// image; ignored for an ordinary image, drawn in its own colours.
+    public var color: StyleColor = .black
+    /// `icon-halo-color`, `icon-halo-width` (px) and `icon-halo-blur` (px), for SDF images.
+    public var haloColor: StyleColor = .transparent
+    public var haloWidth: Double = 0
+    public var haloBlur: Double = 0
+    /// `icon-text-fit`: which of the icon's sides are stretched around its text (a road shield).
+    public var textFit: IconTextFit = .none
+    /// `icon-text-fit-padding`, px added around the text: top, right, bottom, left.
+    public var textFitPadding: (top: Double, right: Double, bottom: Double, left: Double) = (0, 0, 0, 0)
     /// The sprite the image is cut from, and the image's size in logical px (at `size` 1).
     public var sprite: Sprite?
     public var width: Double = 0
@@ -124,7 +135,15 @@ public struct IconStyle: Sendable, Equatable {
             && a.offset.y == b.offset.y && a.allowOverlap == b.allowOverlap && a.optional == b.optional
             && a.rotate == b.rotate && a.opacity == b.opacity && a.ignorePlacement == b.ignorePlacement
             && a.padding == b.padding && a.sprite === b.sprite && a.width == b.width && a.height == b.height
+            && a.color == b.color && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur
+            && a.textFit == b.textFit && a.textFitPadding.top == b.textFitPadding.top && a.textFitPadding.right == b.textFitPadding.right
+            && a.textFitPadding.bottom == b.textFitPadding.bottom && a.textFitPadding.left == b.textFitPadding.left
     }
+}
+
+/// `icon-text-fit`.
+public enum IconTextFit: String, Sendable, Equatable {
+    case none, width, height, both
 }
 
 /// Where a symbol sits, in the tile coordinates of the tile it came from (0…extent, y down).

@@ -111,8 +111,10 @@ public struct DrawLayer: Sendable {
     /// features are drawn in ascending key within the layer.
     public var sortKey: Prop<Double>? = nil
     /// `fill-translate`, `line-translate` or `circle-translate`, logical px (x right, y down).
-    /// `viewport` anchoring is drawn as `map` (tiles are drawn north-up).
     public var translate: (x: Double, y: Double)? = nil
+    /// `*-translate-anchor: viewport`: `translate` is along the screen's axes, not the map's
+    /// (the painter turns it by the bearing the tile is drawn for).
+    public var translatesInViewport = false
     let filter: Expr?
     /// A condition every feature the filter passes meets: property `key` is one of `values`
     /// (from a top-level `in`, `==` or `match`-free `all` of them). A painter may visit only
@@ -194,8 +196,7 @@ public struct ZoomStyle: Sendable {
             }
             var layer = DrawLayer(id: l.id, index: index, source: l.source, sourceLayer: l.sourceLayer, kind: kind, filter: filter,
                                   prefilter: filter.flatMap(Self.prefilter))
-            let prefix: String? = [.fill: "fill", .line: "line", .circle: "circle"][l.type]
-            if let prefix {
+            if let prefix = Self.translatePrefix[l.type] {
                 if let e = l.layout["\(prefix)-sort-key"] ?? l.paint["\(prefix)-sort-key"] {
                     let key = Prop(e, zoom: z, default: 0, toNumber)
                     if key.constant == nil { layer.sortKey = key }
@@ -203,12 +204,21 @@ public struct ZoomStyle: Sendable {
                 if let t = Prop(l.paint["\(prefix)-translate"], zoom: z, default: [0, 0], toNumbers).constant,
                    t.count == 2, t[0].isFinite, t[1].isFinite, t[0] != 0 || t[1] != 0 {
                     layer.translate = (t[0], t[1])
+                    layer.translatesInViewport = Self.anchorsToViewport(l.paint["\(prefix)-translate-anchor"])
                 }
             }
             out.append(layer)
         }
         layers = out
         background = out.lazy.compactMap { if case .background(let c) = $0.kind { return c }; return nil }.first ?? .white
+    }
+
+    /// The layer types with a `*-translate` (and `*-sort-key`), by their properties' prefix.
+    static let translatePrefix: [LayerType: String] = [.fill: "fill", .line: "line", .circle: "circle"]
+
+    /// Whether a `*-translate-anchor` value is `viewport` (at any zoom: it is not zoom-dependent in the spec).
+    static func anchorsToViewport(_ e: Expr?) -> Bool {
+        Prop(e, zoom: 0, default: "map", toString).constant == "viewport"
     }
 
     /// The property membership a filter requires of every feature it passes, if it has one.

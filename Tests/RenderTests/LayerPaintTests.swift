@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import Geo
 import Style
 import Tiles
 import XCTest
@@ -7,11 +8,13 @@ import XCTest
 
 /// Paint properties beyond colour and width, by pixels of one drawn tile (256 px at scale 1,
 /// tile units / 16 = px): `line-gap-width`, `*-translate`, `*-sort-key`, `fill-pattern`,
-/// `line-pattern`.
+/// `line-pattern`; and `*-translate-anchor: viewport` on a turned frame.
 final class LayerPaintTests: XCTestCase {
     /// A tile drawn with one layer over `features` in source layer "shapes" on white.
-    func tile(_ layerJSON: String, _ features: [VectorFeature], sprite: Bool = false, id: TileID = TileID(z: 4, x: 8, y: 8)) throws -> RasterImage {
-        let spriteMember = sprite ? "\"sprite\": \"\(SpriteIconTests.spriteBase)\"," : ""
+    func tile(_ layerJSON: String, _ features: [VectorFeature], sprite: Bool = false, spriteBase: String? = nil,
+              id: TileID = TileID(z: 4, x: 8, y: 8)) throws -> RasterImage {
+        let base = spriteBase ?? (sprite ? SpriteIconTests.spriteBase : nil)
+        let spriteMember = base.map { "\"sprite\": \"\($0)\"," } ?? ""
         let json = """
         {"version": 8, \(spriteMember) "sources": {"s": {"type": "vector"}},
          "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#FFFFFF"}},
@@ -99,5 +102,137 @@ final class LayerPaintTests: XCTestCase {
         let band = (0..<256).flatMap { x in (123...133).map { image.rgb(x: x, y: $0) } }
         XCTAssertTrue(band.contains(where: isRed), "the icon's red along the line")
         XCTAssertEqual(image.rgb(x: 100, y: 100), 0xFFFFFF, "nothing off the line")
+    }
+
+    /// A sprite with one 16 x 8 image, "quad": its top half red (left 8 columns) and blue, its
+    /// bottom half green and yellow, written into `dir`; returns the base path.
+    static func quadSprite(_ dir: URL) throws -> String {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let surface = try XCTUnwrap(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 16, 8))
+        defer { cairo_surface_destroy(surface) }
+        let cr = try XCTUnwrap(cairo_create(surface))
+        for (x, y, r, g, b) in [(0.0, 0.0, 1.0, 0.0, 0.0), (8, 0, 0, 0, 1), (0, 4, 0, 1, 0), (8, 4, 1, 1, 0)] {
+            cairo_set_source_rgb(cr, r, g, b)
+            cairo_rectangle(cr, x, y, 8, 4)
+            cairo_fill(cr)
+        }
+        cairo_destroy(cr)
+        let base = dir.appendingPathComponent("quad").path
+        XCTAssertEqual(cairo_surface_write_to_png(surface, base + ".png"), CAIRO_STATUS_SUCCESS)
+        try Data(#"{"quad": {"x": 0, "y": 0, "width": 16, "height": 8, "pixelRatio": 1}}"#.utf8).write(to: URL(fileURLWithPath: base + ".json"))
+        return base
+    }
+
+    /// The quad image's colour names: R, B, G, Y, "." for white, "?" otherwise.
+    func quadColor(_ c: UInt32?) -> Character {
+        switch c {
+        case 0xFF0000: return "R"
+        case 0x0000FF: return "B"
+        case 0x00FF00: return "G"
+        case 0xFFFF00: return "Y"
+        case 0xFFFFFF: return "."
+        default: return "?"
+        }
+    }
+
+    /// Checked against MapLibre Native (pymgl 0.5.0) drawing the same image on GeoJSON lines:
+    /// the image starts at the line's first vertex, repeats every image width along the line,
+    /// turns with it, has its top on the right of travel and its height stretched to the width.
+    func testLinePatternRunsAlongEachLineFromItsStart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-quad-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = try Self.quadSprite(dir)
+        func draw(_ line: VectorFeature, width: Double) throws -> RasterImage {
+            try tile(##""type": "line", "paint": {"line-pattern": "quad", "line-width": \##(width)}"##, [line], spriteBase: base)
+        }
+        // East from x 40 (tile units / 16 = px), 8 wide about y 128: the image's top (red, blue)
+        // on the right of travel (below), its left edge at the start, every 16 px.
+        let east = try draw(Fixture.line([(640, 2048), (4000, 2048)]), width: 8)
+        for k in 0..<12 {
+            XCTAssertEqual(quadColor(east.rgb(x: 42 + 16 * k, y: 130)), "R", "x \(42 + 16 * k)")
+            XCTAssertEqual(quadColor(east.rgb(x: 50 + 16 * k, y: 130)), "B")
+            XCTAssertEqual(quadColor(east.rgb(x: 42 + 16 * k, y: 126)), "G", "the bottom half on the left of travel")
+            XCTAssertEqual(quadColor(east.rgb(x: 50 + 16 * k, y: 126)), "Y")
+        }
+        XCTAssertEqual(quadColor(east.rgb(x: 30, y: 128)), ".", "nothing before the start")
+        // The same line run west: the image turned half round, from its start at x 250.
+        let west = try draw(Fixture.line([(4000, 2048), (640, 2048)]), width: 8)
+        XCTAssertEqual(quadColor(west.rgb(x: 247, y: 126)), "R", "top half above (right of travel west)")
+        XCTAssertEqual(quadColor(west.rgb(x: 239, y: 126)), "B")
+        XCTAssertEqual(quadColor(west.rgb(x: 247, y: 130)), "G")
+        // South: the top half on the west side, the repeat running down the line.
+        let south = try draw(Fixture.line([(2048, 640), (2048, 4000)]), width: 8)
+        XCTAssertEqual(quadColor(south.rgb(x: 126, y: 42)), "R")
+        XCTAssertEqual(quadColor(south.rgb(x: 126, y: 50)), "B")
+        XCTAssertEqual(quadColor(south.rgb(x: 130, y: 42)), "G")
+        XCTAssertEqual(quadColor(south.rgb(x: 126, y: 42 + 160)), "R")
+        // Round a corner the distance runs on: 40 px east, then south, so y px down the second leg
+        // (which starts at y 40) is y px along the line (not y - 40, as a fresh start would give).
+        let bent = try draw(Fixture.line([(640, 640), (1280, 640), (1280, 2560)]), width: 8)
+        XCTAssertEqual(quadColor(bent.rgb(x: 42, y: 42)), "R")
+        for d in [50, 58, 66, 74, 82] {
+            XCTAssertEqual(quadColor(bent.rgb(x: 78, y: d)), d % 16 < 8 ? "R" : "B", "\(d) px along")
+        }
+        // 16 wide: the image's 8 px height stretched across it, the repeat still 16 px.
+        let wide = try draw(Fixture.line([(640, 2048), (4000, 2048)]), width: 16)
+        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 134)), "R")
+        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 121)), "G")
+        XCTAssertEqual(quadColor(wide.rgb(x: 58, y: 134)), "R")
+        XCTAssertEqual(quadColor(wide.rgb(x: 50, y: 134)), "B")
+    }
+
+    /// The map's frame at `bearing` over one red square in the middle of tile 4/8/8 (view px
+    /// 192…320 at bearing 0), its layer `paint` given.
+    func turnedFrame(_ paint: String, bearing: Double) throws -> (image: RasterImage, renderer: MapRenderer) {
+        let json = """
+        {"version": 8, "sources": {"s": {"type": "vector"}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#FFFFFF"}},
+                    {"id": "it", "type": "fill", "source": "s", "source-layer": "shapes", "paint": {\(paint)}}]}
+        """
+        let style = try Style.parse(Array(json.utf8), path: "/nowhere/style.json")
+        XCTAssertEqual(style.notes, [])
+        let tile = VectorTile(layers: [Fixture.layer("shapes", [Fixture.rect(1024, 1024, 3072, 3072)])])
+        let source = FixtureSource(every: VectorTile(layers: []), tiles: [TileID(z: 4, x: 8, y: 8): tile])
+        var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: [StyledSource(id: "s", source: source)], style: style), scale: 1))
+        r.showsScaleBar = false
+        r.showsAttribution = false
+        let image = try XCTUnwrap(RasterImage(width: 512, height: 512))
+        let cr = try XCTUnwrap(cairo_create(image.surface))
+        r.drawSynchronously(camera(bearing: bearing), into: cr)
+        cairo_destroy(cr)
+        return (image, r)
+    }
+
+    /// A 512 x 512 view of tile 4/8/8's middle at `bearing`.
+    func camera(bearing: Double) -> MapCamera {
+        var c = LabelPlacerTests.camera(zoom: 4, size: ViewSize(width: 512, height: 512))
+        c.bearing = bearing
+        return c
+    }
+
+    func testAViewportTranslateMovesAlongTheScreenOnATurnedMap() throws {
+        let red: UInt32 = 0xFF0000, white: UInt32 = 0xFFFFFF
+        // At bearing 90 (east up) the square, centred on the view, turns onto itself.
+        let viewport = try turnedFrame(##""fill-color": "#FF0000", "fill-translate": [20, 0], "fill-translate-anchor": "viewport""##, bearing: 90)
+        XCTAssertEqual(viewport.image.rgb(x: 335, y: 256), red, "moved 20 px right on screen")
+        XCTAssertEqual(viewport.image.rgb(x: 200, y: 256), white)
+        XCTAssertEqual(viewport.image.rgb(x: 256, y: 196), red, "not up")
+        XCTAssertEqual(viewport.image.rgb(x: 256, y: 316), red)
+        // Anchored to the map, the same translate is 20 px east: up on this screen.
+        let map = try turnedFrame(##""fill-color": "#FF0000", "fill-translate": [20, 0]"##, bearing: 90)
+        XCTAssertEqual(map.image.rgb(x: 256, y: 175), red, "moved 20 px east, which is up")
+        XCTAssertEqual(map.image.rgb(x: 256, y: 316), white)
+        XCTAssertEqual(map.image.rgb(x: 335, y: 256), white)
+        // At 30 degrees too: the turned square (half-side 64 along its axis u, east turned 30
+        // degrees counter-clockwise) is centred 20 px right of the view's centre.
+        let thirty = try turnedFrame(##""fill-color": "#FF0000", "fill-translate": [20, 0], "fill-translate-anchor": "viewport""##, bearing: 30)
+        let u = (x: cos(Double.pi / 6), y: -sin(Double.pi / 6))
+        for (d, expected) in [(60.0, red), (-60, red), (70, white), (-70, white)] {
+            let x = Int((276.5 + d * u.x).rounded(.down)), y = Int((256.5 + d * u.y).rounded(.down))
+            XCTAssertEqual(thirty.image.rgb(x: x, y: y), expected, "\(d) px along the square's axis from (276, 256)")
+        }
+        // Only such a style draws its tiles per bearing; at bearing 0 the key is the plain one.
+        XCTAssertEqual(thirty.renderer.tiles(for: camera(bearing: 30.4)).first?.bearing, 30)
+        XCTAssertEqual(map.renderer.tiles(for: camera(bearing: 30.4)).first?.bearing, 0)
     }
 }

@@ -155,4 +155,25 @@ final class StyleParseTests: XCTestCase {
         let generic = try ShippedStyles.style(for: .generic, layerNames: ["a", "b"], directory: dir)
         XCTAssertTrue(generic.layers.contains { $0.id == "polygons/b" && $0.sourceLayer == "b" })
     }
+
+    func testASpriteIndexReadsStretchSpansAndContentAndIgnoresBadOnes() throws {
+        let index = #"""
+        {"shield": {"x": 0, "y": 0, "width": 20, "height": 10, "stretchX": [[3, 8], [12, 17]], "stretchY": [[2, 8]],
+                    "content": [3, 2, 17, 8]},
+         "bad": {"x": 0, "y": 0, "width": 20, "height": 10, "stretchX": [[8, 3], [0, 30], "x", [5]], "stretchY": [[4, 6], [5, 9]],
+                 "content": [17, 2, 3, 8]}}
+        """#
+        let images = try Sprite.parseIndex(Array(index.utf8)).get()
+        let shield = try XCTUnwrap(images["shield"])
+        XCTAssertEqual(shield.stretchX, [.init(from: 3, to: 8), .init(from: 12, to: 17)])
+        XCTAssertEqual(shield.stretchY, [.init(from: 2, to: 8)])
+        XCTAssertEqual(shield.content.map { [$0.left, $0.top, $0.right, $0.bottom] }, [3, 2, 17, 8])
+        XCTAssertEqual(Sprite.Image.stretchable(shield.stretchX, before: 14), 5 + 2)
+        // Turned round, past the image, not numbers, overlapping: each left out, the image kept.
+        let bad = try XCTUnwrap(images["bad"])
+        XCTAssertEqual(bad.stretchX, [])
+        XCTAssertEqual(bad.stretchSpans(vertical: false), [.init(from: 0, to: 20)], "no spans: all of it stretches")
+        XCTAssertEqual(bad.stretchY, [.init(from: 4, to: 6)])
+        XCTAssertNil(bad.content)
+    }
 }
