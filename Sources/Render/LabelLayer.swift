@@ -210,8 +210,8 @@ final class LabelLayer: Sendable {
                 func rect(_ b: LabelBox) -> (x: Double, y: Double, width: Double, height: Double) {
                     (a.x + b.minX, a.y + b.minY, b.maxX - b.minX, b.maxY - b.minY)
                 }
-                let glyphs: [MapLabel.Glyph] = l.isLine ? zip(l.glyphs, l.collision).map { g, c in
-                    MapLabel.Glyph(x: a.x + (c.minX + c.maxX) / 2, y: a.y + (c.minY + c.maxY) / 2, angle: g.angle * 180 / Double.pi)
+                let glyphs: [MapLabel.Glyph] = l.isLine ? zip(l.clusterAngles, l.collision).map { angle, c in
+                    MapLabel.Glyph(x: a.x + (c.minX + c.maxX) / 2, y: a.y + (c.minY + c.maxY) / 2, angle: angle * 180 / Double.pi)
                 } : []
                 let icon = l.icon.map { MapLabel.Icon(image: $0.style.image, box: rect($0.box), collisionBox: rect($0.collision),
                                                       alone: l.glyphs.isEmpty) }

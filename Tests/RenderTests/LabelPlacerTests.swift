@@ -301,11 +301,7 @@ final class LabelPlacerTests: XCTestCase {
 
         // Drawn: every glyph's column of the label's image has ink, and the two Chinese
         // characters are two different shapes (two missing-glyph boxes would be the same).
-        let candidate = LabelCandidate(layerID: "t", text: text, style: style, shaped: mixed, placement: .point, spacing: 250,
-                                       anchor: WorldPoint(x: 136, y: 136),
-                                       priority: LabelPriority(layerIndex: 0, sortKey: 0, featureIndex: 0, x: 0, y: 0), identity: 1)
-        let placed = try XCTUnwrap(LabelPlacer(camera: camera).layout(candidate))
-        let image = try XCTUnwrap(LabelLayer.render(placed, scale: 1))
+        let (placed, image) = try Self.pointLabel(text, style: style, shaped: mixed)
         let surface = image.surface
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface)), height = Int(cairo_image_surface_get_height(surface))
@@ -326,6 +322,15 @@ final class LabelPlacerTests: XCTestCase {
         }
         let last = Array(inks.suffix(2))
         XCTAssertTrue(last.first != last.last, "東 and 京 are drawn as themselves, not as two missing-glyph boxes")
+    }
+
+    /// `shaped` laid out as a point label at the test camera's centre, and drawn at scale 1.
+    static func pointLabel(_ text: String, style: TextStyle, shaped: ShapedText) throws -> (PlacedLabel, LabelLayer.LabelImage) {
+        let candidate = LabelCandidate(layerID: "t", text: text, style: style, shaped: shaped, placement: .point, spacing: 250,
+                                       anchor: WorldPoint(x: 136, y: 136),
+                                       priority: LabelPriority(layerIndex: 0, sortKey: 0, featureIndex: 0, x: 0, y: 0), identity: 1)
+        let placed = try XCTUnwrap(LabelPlacer(camera: camera(zoom: 4, size: ViewSize(width: 512, height: 512))).layout(candidate))
+        return (placed, try XCTUnwrap(LabelLayer.render(placed, scale: 1)))
     }
 
     // MARK: shipped data
