@@ -156,9 +156,14 @@ final class LabelLayer: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         var candidates: [LabelCandidate] = []
         candidates.reserveCapacity(sets.reduce(0) { $0 + $1.0.candidates.count })
+        var pieces: [LabelCandidate] = []
         for (set, dx) in sets {
             if dx == 0 { candidates += set.candidates } else { candidates += set.candidates.map { $0.shifted(byWorldX: dx) } }
+            if dx == 0 { pieces += set.pieces } else { pieces += set.pieces.map { $0.shifted(byWorldX: dx) } }
         }
+        // Streets too short for their names in every tile they cross, joined across the edges
+        // (ends within a logical px of each other).
+        candidates += LabelExtraction.acrossTiles(pieces, zoom: camera.zoom, tolerance: 1 / exp2(camera.zoom))
         let previous = state.withLock { $0.preferred }
         var placer = LabelPlacer(camera: camera)
         let placed = placer.place(candidates, previous: previous)

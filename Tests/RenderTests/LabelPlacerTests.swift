@@ -178,6 +178,37 @@ final class LabelPlacerTests: XCTestCase {
         XCTAssertFalse(labels.contains { $0.text == "Parted Street Avenue" })
     }
 
+    func testAStreetCutByATileEdgeWithBothHalvesShorterThanItsNameIsNamedOnceAcrossTheEdge() throws {
+        // One street from tile 4/8/8 into 4/9/8 (their edge is view x 384): each tile holds its
+        // half and, in its buffer, the first 64 units of the other's.
+        let name = "Edgeway Street"
+        var style = TextStyle()
+        style.size = TestSymbols().size
+        let width = try XCTUnwrap(LabelFonts.shared.shape(name, style: style, wrap: false)).width
+        XCTAssertGreaterThan(width, (4160 - 2600) / 16, "the name is longer than the west tile's piece")
+        XCTAssertGreaterThan(width, (1500 + 64) / 16, "and than the east tile's")
+        XCTAssertLessThan(width, (4096 - 2600 + 1500) / 16, "the street is longer than its name")
+        let west = Self.labelTile([Self.line([(2600, 2048), (4160, 2048)], name)])
+        // The east half digitised either way, and in pieces of its own.
+        let easts = [
+            Self.labelTile([Self.line([(-64, 2048), (1500, 2048)], name)]),
+            Self.labelTile([Self.line([(1500, 2048), (-64, 2048)], name)]),
+            Self.labelTile([Self.line([(-64, 2048), (700, 2048)], name), Self.line([(700, 2048), (1500, 2048)], name)]),
+        ]
+        for east in easts {
+            let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): west, TileID(z: 4, x: 9, y: 8): east]))
+            try frame(r, camera)
+            let labels = r.labels(for: camera)
+            let named = labels.filter { $0.text == name }
+            XCTAssertEqual(named.count, 1, "named once")
+            let box = try XCTUnwrap(named.first).box
+            XCTAssertLessThan(box.x, 384, "its text starts in the west tile")
+            XCTAssertGreaterThan(box.x + box.width, 384, "and ends in the east one")
+            XCTAssertEqual(try XCTUnwrap(named.first).glyphs.count, name.count)
+            assertNoOverlaps(labels, in: camera.size)
+        }
+    }
+
     func testALongRoadIsNamedEverySpacing() throws {
         let long = Self.line([(0, 2048), (4095, 2048)], "Long Road")
         let source = FixtureSource(every: Self.labelTile([long]))
