@@ -133,6 +133,16 @@ final class LabelFonts: Sendable {
     /// positions come in font units), made immutable so every thread may shape with it; never
     /// freed. (0, 0) when HarfBuzz cannot read the file or finds no glyphs in it.
     private static func shaper(path: String, index: Int32) -> (font: UInt, upem: Double) {
+        // Every face's list holds mostly the same files: each is read once.
+        let key = "\(index)\u{1}\(path)"
+        if let made = shapers.withLock({ $0[key] }) { return made }
+        let made = readShaper(path: path, index: index)
+        shapers.withLock { $0[key] = made }
+        return made
+    }
+    private static let shapers = Mutex<[String: (font: UInt, upem: Double)]>([:])
+
+    private static func readShaper(path: String, index: Int32) -> (font: UInt, upem: Double) {
         guard let blob = hb_blob_create_from_file_or_fail(path) else { return (0, 0) }
         defer { hb_blob_destroy(blob) }
         // The upper 16 bits of fontconfig's index name a variable font's instance: not used here.
