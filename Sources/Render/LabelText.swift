@@ -246,12 +246,12 @@ final class LabelFonts: Sendable {
             let scalars = Array(s.unicodeScalars)
             var out: [ShapedGlyph] = []
             var pen = 0.0
+            let codepoints = scalars.map(\.value)
             for r in Self.visualRuns(scalars, fallbacks) {
                 let shaper = r.slot < fallbacks.shapers.count ? fallbacks.shapers[r.slot] : 0
                 if shaper != 0, let hb = OpaquePointer(bitPattern: shaper) {
                     hb_buffer_clear_contents(buffer)
                     // The whole line as context (Arabic joins across a change of font), the run as the item.
-                    let codepoints = scalars.map(\.value)
                     hb_buffer_add_utf32(buffer, codepoints, Int32(codepoints.count), UInt32(r.start), Int32(r.end - r.start))
                     hb_buffer_set_direction(buffer, r.level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
                     hb_buffer_set_script(buffer, r.script)
@@ -432,6 +432,9 @@ final class LabelFonts: Sendable {
 
     /// Marks and joiners: drawn with the character they follow.
     private static func attaches(_ c: Unicode.Scalar) -> Bool {
+        // Nothing before the combining diacritics attaches (most text: one comparison, not a
+        // look-up of the character's properties).
+        if c.value < 0x300 { return false }
         switch c.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true
         default: return c.properties.isJoinControl || c.properties.isVariationSelector
@@ -449,8 +452,7 @@ final class LabelFonts: Sendable {
     }
 
     /// Kerning and optional ligatures off, over the whole buffer.
-    static var plainFeatures: [hb_feature_t] {
-        func tag(_ s: String) -> hb_tag_t { s.utf8.reduce(0) { $0 << 8 | hb_tag_t($1) } }
-        return ["kern", "liga", "clig"].map { hb_feature_t(tag: tag($0), value: 0, start: 0, end: UInt32.max) }
+    static let plainFeatures: [hb_feature_t] = ["kern", "liga", "clig"].map { name in
+        hb_feature_t(tag: name.utf8.reduce(0) { $0 << 8 | hb_tag_t($1) }, value: 0, start: 0, end: UInt32.max)
     }
 }
