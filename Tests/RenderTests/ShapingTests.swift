@@ -136,6 +136,24 @@ final class ShapingTests: XCTestCase {
         }
     }
 
+    func testBidiControlsAndOddTextKeepALayout() throws {
+        // A right-to-left override turns Latin letters round: "abc" drawn as "cba".
+        let forward = try shape("abc").glyphs.map(\.index)
+        let overridden = try shape("\u{202E}abc\u{202C}")
+        XCTAssertEqual(overridden.glyphs.filter { $0.advance > 0 }.map(\.index), forward.reversed())
+        // Marks with nothing to sit on: glyphs (of no width), and a label image can be drawn.
+        let marks = try shape("\u{0301}\u{0301}")
+        XCTAssertFalse(marks.glyphs.isEmpty)
+        XCTAssertNoThrow(try LabelPlacerTests.pointLabel("\u{0301}\u{0301}", style: style, shaped: marks))
+        // Joiners between Latin letters, a long mixed name: glyphs, in order, and a width.
+        for text in ["a\u{200D}b\u{200C}c", String(repeating: "مرحبا Hello שלום 123 ", count: 300)] {
+            let s = try shape(text)
+            XCTAssertFalse(s.glyphs.isEmpty)
+            XCTAssertGreaterThan(s.width, 0)
+            assertAdvancing(s)
+        }
+    }
+
     func testTextAlongALineUsesTheShapedGlyphsAndKeepsClustersTogether() throws {
         let camera = LabelPlacerTests.camera(zoom: 4, size: ViewSize(width: 512, height: 512))
         func along(_ text: String, _ path: [WorldPoint]) throws -> (ShapedText, PlacedLabel) {
