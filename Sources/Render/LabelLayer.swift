@@ -154,16 +154,20 @@ final class LabelLayer: Sendable {
     private func place(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool,
                        signature: [ObjectIdentifier], basis: (x: Double, y: Double)) -> Bool {
         let start = DispatchTime.now().uptimeNanoseconds
-        var candidates: [LabelCandidate] = []
-        candidates.reserveCapacity(sets.reduce(0) { $0 + $1.0.candidates.count })
-        var pieces: [LabelCandidate] = []
-        for (set, dx) in sets {
-            if dx == 0 { candidates += set.candidates } else { candidates += set.candidates.map { $0.shifted(byWorldX: dx) } }
-            if dx == 0 { pieces += set.pieces } else { pieces += set.pieces.map { $0.shifted(byWorldX: dx) } }
-        }
         // Streets too short for their names in every tile they cross, joined across the edges
         // (ends within a logical px of each other).
-        candidates += LabelExtraction.acrossTiles(pieces, zoom: camera.zoom, tolerance: 1 / exp2(camera.zoom))
+        var pieces: [LabelCandidate] = []
+        for (set, dx) in sets where !set.pieces.isEmpty {
+            if dx == 0 { pieces += set.pieces } else { pieces += set.pieces.map { $0.shifted(byWorldX: dx) } }
+        }
+        let joined = LabelExtraction.acrossTiles(pieces, zoom: camera.zoom, tolerance: 1 / exp2(camera.zoom))
+        var candidates: [LabelCandidate] = []
+        // Reserved whole: a candidate is a few hundred bytes, and growing the array copies them all.
+        candidates.reserveCapacity(sets.reduce(joined.count) { $0 + $1.0.candidates.count })
+        for (set, dx) in sets {
+            if dx == 0 { candidates += set.candidates } else { candidates += set.candidates.map { $0.shifted(byWorldX: dx) } }
+        }
+        candidates += joined
         let previous = state.withLock { $0.preferred }
         var placer = LabelPlacer(camera: camera)
         let placed = placer.place(candidates, previous: previous)

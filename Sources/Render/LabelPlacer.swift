@@ -293,6 +293,7 @@ struct LabelPlacer {
         // Glyph clusters (a conjunct with its signs, a letter with its marks, one glyph of
         // Latin): each sits on the line as one piece, at its middle's distance along it.
         var clusters: [(first: Int, end: Int, mid: Double, width: Double)] = []
+        clusters.reserveCapacity(s.glyphs.count)
         for (i, g) in s.glyphs.enumerated() {
             let pen = g.x - g.offset
             if let last = clusters.last, s.glyphs[last.first].cluster == g.cluster {
@@ -318,7 +319,9 @@ struct LabelPlacer {
         var glyphs: [PlacedLabel.Glyph] = []
         glyphs.reserveCapacity(s.glyphs.count)
         var collision: [LabelBox] = []
+        collision.reserveCapacity(clusters.count)
         var angles: [Double] = []
+        angles.reserveCapacity(clusters.count)
         var box: LabelBox?
         var lastAngle: Double?
         var sumCos = 0.0, sumSin = 0.0
