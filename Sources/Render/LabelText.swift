@@ -247,9 +247,24 @@ final class LabelFonts: Sendable {
             var out: [ShapedGlyph] = []
             var pen = 0.0
             let codepoints = scalars.map(\.value)
-            for r in Self.visualRuns(scalars, fallbacks) {
+            // Text before the combining marks (Latin, its punctuation and digits): no mark, no
+            // right-to-left, nothing kerned or joined: each character's glyph from the font's
+            // character map at its advance, what HarfBuzz would give with kerning and
+            // ligatures off, at a fraction of the cost (most labels are such text).
+            let simple = codepoints.allSatisfy { $0 < 0x300 }
+            for r in Self.visualRuns(scalars, fallbacks, simple: simple) {
                 let shaper = r.slot < fallbacks.shapers.count ? fallbacks.shapers[r.slot] : 0
-                if shaper != 0, let hb = OpaquePointer(bitPattern: shaper) {
+                if simple, shaper != 0, let hb = OpaquePointer(bitPattern: shaper) {
+                    let k = size / fallbacks.unitsPerEm[r.slot]
+                    for i in r.start..<r.end {
+                        var glyph: hb_codepoint_t = 0
+                        if hb_font_get_nominal_glyph(hb, codepoints[i], &glyph) == 0 { glyph = 0 }
+                        var advance = Double(hb_font_get_glyph_h_advance(hb, glyph)) * k
+                        if advance != 0 { advance += spacing }
+                        out.append(ShapedGlyph(index: UInt(glyph), font: r.slot, x: pen, y: 0, advance: advance, cluster: i))
+                        pen += advance
+                    }
+                } else if shaper != 0, let hb = OpaquePointer(bitPattern: shaper) {
                     hb_buffer_clear_contents(buffer)
                     // The whole line as context (Arabic joins across a change of font), the run as the item.
                     hb_buffer_add_utf32(buffer, codepoints, Int32(codepoints.count), UInt32(r.start), Int32(r.end - r.start))
@@ -365,7 +380,8 @@ final class LabelFonts: Sendable {
     /// before when its font has them), by script (characters of no script take the one before
     /// them), and by FriBidi's embedding level (Unicode's bidi algorithm, the paragraph's
     /// direction from its first strong character), then the runs reversed as rule L2 says.
-    private static func visualRuns(_ scalars: [Unicode.Scalar], _ fallbacks: FallbackList) -> [Run] {
+    /// `simple`: every character is before U+0300 (Latin script or none, left to right).
+    private static func visualRuns(_ scalars: [Unicode.Scalar], _ fallbacks: FallbackList, simple: Bool) -> [Run] {
         let n = scalars.count
         guard n > 0 else { return [] }
         var slots = [Int](repeating: 0, count: n)
@@ -379,6 +395,17 @@ final class LabelFonts: Sendable {
             // A character no font has stays with the run it is in (its missing-glyph box).
             if let s = slot(for: c, in: fallbacks) { previous = s }
             slots[i] = previous ?? 0
+        }
+        if simple {
+            var runs: [Run] = []
+            var i = 0
+            while i < n {
+                var j = i + 1
+                while j < n && slots[j] == slots[i] { j += 1 }
+                runs.append(Run(start: i, end: j, slot: slots[i], script: HB_SCRIPT_LATIN, level: 0))
+                i = j
+            }
+            return runs
         }
         let funcs = hb_unicode_funcs_get_default()
         var scripts = scalars.map { hb_unicode_script(funcs, $0.value) }

@@ -118,21 +118,24 @@ final class ShapingTests: XCTestCase {
     func testLatinKeepsOneGlyphPerCharacterAtTheFontsAdvances() throws {
         // What cairo's own mapping gives (the layout before HarfBuzz, and MapLibre's): no
         // kerning (AV, To), no ligatures (ffi), the same glyphs at the same places.
-        let text = "AVATAR Toffee office Wolf Москва Αθήνα"
-        let s = try shape(text)
-        let font = try XCTUnwrap(LabelFonts.shared.font(style, size: style.size))
-        defer { cairo_scaled_font_destroy(font) }
-        var raw: UnsafeMutablePointer<cairo_glyph_t>? = nil
-        var count: Int32 = 0
-        XCTAssertEqual(cairo_scaled_font_text_to_glyphs(font, 0, 0, text, -1, &raw, &count, nil, nil, nil), CAIRO_STATUS_SUCCESS)
-        defer { cairo_glyph_free(raw) }
-        let glyphs = try XCTUnwrap(raw)
-        XCTAssertEqual(s.glyphs.count, Int(count))
-        XCTAssertEqual(s.glyphs.count, text.unicodeScalars.count)
-        for (i, g) in s.glyphs.enumerated() {
-            XCTAssertEqual(g.index, UInt(glyphs[i].index))
-            XCTAssertEqual(g.x, glyphs[i].x, accuracy: 1e-6)
-            XCTAssertEqual(g.y, 0)
+        // Latin alone (the character-map path) and with Cyrillic and Greek (shaped by HarfBuzz).
+        for text in ["AVATAR Toffee office Wolf Ærø", "AVATAR Toffee office Wolf Москва Αθήνα"] {
+            let s = try shape(text)
+            let font = try XCTUnwrap(LabelFonts.shared.font(style, size: style.size))
+            defer { cairo_scaled_font_destroy(font) }
+            var raw: UnsafeMutablePointer<cairo_glyph_t>? = nil
+            var count: Int32 = 0
+            XCTAssertEqual(cairo_scaled_font_text_to_glyphs(font, 0, 0, text, -1, &raw, &count, nil, nil, nil), CAIRO_STATUS_SUCCESS)
+            defer { cairo_glyph_free(raw) }
+            let glyphs = try XCTUnwrap(raw)
+            XCTAssertEqual(s.glyphs.count, Int(count))
+            XCTAssertEqual(s.glyphs.count, text.unicodeScalars.count)
+            for (i, g) in s.glyphs.enumerated() {
+                XCTAssertEqual(g.index, UInt(glyphs[i].index), text)
+                XCTAssertEqual(g.x, glyphs[i].x, accuracy: 1e-6, text)
+                XCTAssertEqual(g.y, 0)
+            }
+            XCTAssertEqual(s.width, try XCTUnwrap(s.glyphs.last).x + s.glyphs.last!.advance, accuracy: 1e-9)
         }
     }
 
