@@ -7,7 +7,8 @@
 #          and the validators scripts/check-install.sh runs
 set -euo pipefail
 build=(pkg-config libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev xkb-data libcairo2-dev
-       libsqlite3-dev zlib1g-dev fonts-dejavu-core gcc libc6-dev libbrotli-dev libzstd-dev libfontconfig-dev)
+       libsqlite3-dev zlib1g-dev fonts-dejavu-core gcc libc6-dev libbrotli-dev libzstd-dev libfontconfig-dev
+       libharfbuzz-dev libfribidi-dev)
 run=(weston)
 test=(weston libwlroots10 libdrm-dev libpixman-1-dev libudev-dev procps python3-venv)
 # scripts/check-install.sh validates the installed .desktop file, metainfo and man page.
@@ -17,6 +18,8 @@ test+=(desktop-file-utils appstream groff-base python3)
 test+=(kwin-wayland dbus-daemon)
 # The label font-fallback test draws Chinese, which DejaVu lacks (a small CJK font, 5 MB).
 test+=(fonts-wqy-microhei)
+# The shaping tests draw Devanagari conjuncts, which DejaVu lacks (Lohit Devanagari, 0.3 MB).
+test+=(fonts-lohit-deva)
 wanted=()
 for group in "$@"; do
     case "$group" in

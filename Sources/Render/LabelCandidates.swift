@@ -68,18 +68,43 @@ struct LabelPriority: Sendable, Comparable {
 /// the placer can tell cheaply whether the tiles on screen changed.
 final class TileLabelSet: Sendable {
     let candidates: [LabelCandidate]
-    init(_ candidates: [LabelCandidate]) { self.candidates = candidates }
+    /// Text along lines too short in this tile for their name, cut to the tile's square, as
+    /// candidates without an anchor yet (`path` the piece, `priority` without a position): a
+    /// stretch that reaches the square's edge and got no anchor in its tile, as the street
+    /// goes on in the next tile, where its piece may be as short. The placer joins them with
+    /// their neighbours' pieces (`LabelExtraction.acrossTiles`).
+    let pieces: [LabelCandidate]
+    init(_ candidates: [LabelCandidate], pieces: [LabelCandidate] = []) {
+        self.candidates = candidates
+        self.pieces = pieces
+    }
     static let empty = TileLabelSet([])
+}
+
+/// The same label seen in two tiles (or on a tile and its stand-in, or joined from pieces)
+/// gets the same identity: its layer, text, icon and anchor.
+func labelIdentity(layer: String, text: String, icon: String?, anchor: WorldPoint) -> Int {
+    var h = Hasher()
+    h.combine(layer)
+    h.combine(text)
+    h.combine(icon)
+    // Quantized so that the same point read from two tiles' buffers matches.
+    h.combine(Int64((anchor.x * 1e7).rounded()))
+    h.combine(Int64((anchor.y * 1e7).rounded()))
+    return h.finalize()
 }
 
 /// Turns one drawn tile's symbols into candidates (on the tile worker).
 enum LabelExtraction {
+    /// The tile's candidates, and the pieces of text along lines too short in it for their
+    /// name that reach its edge (`TileLabelSet.pieces`).
     /// - Parameters:
     ///   - tile: the tile being drawn; `placed` maps each source's data into its pixels.
     ///   - pixelSize: the raster's side in device px; `scale` device px per logical px.
     ///   - symbols: each source tile's symbols (the style's, at the tile's zoom).
-    static func candidates(_ placed: [PlacedTile], tile: TileID, pixelSize: Double, scale: Double,
-                           symbols: (PlacedTile) -> [SymbolFeature]) -> [LabelCandidate] {
+    static func labels(_ placed: [PlacedTile], tile: TileID, pixelSize: Double, scale: Double,
+                       symbols: (PlacedTile) -> [SymbolFeature]) -> TileLabelSet {
+        var pieces: [LabelCandidate] = []
         let worldPerPixel = WebMercator.tileSize / exp2(Double(tile.z)) / pixelSize
         // Logical px per world unit at this tile's style zoom: line spacing is measured in them.
         let logicalPerWorld = pixelSize / scale / (WebMercator.tileSize / exp2(Double(tile.z)))
@@ -112,16 +137,10 @@ enum LabelExtraction {
                     var priority = base
                     priority.x = anchor.x
                     priority.y = anchor.y
-                    var h = Hasher()
-                    h.combine(symbol.layerID)
-                    h.combine(symbol.text)
-                    h.combine(symbol.icon?.image)
-                    // Quantized so that the same point read from two tiles' buffers matches.
-                    h.combine(Int64((anchor.x * 1e7).rounded()))
-                    h.combine(Int64((anchor.y * 1e7).rounded()))
                     return LabelCandidate(layerID: symbol.layerID, text: symbol.text, style: symbol.textStyle, shaped: shaped,
                                           icon: symbol.icon, placement: symbol.placement, spacing: symbol.spacing, anchor: anchor, path: path, anchorSegment: segment,
-                                          anchorFraction: fraction, priority: priority, identity: h.finalize())
+                                          anchorFraction: fraction, priority: priority,
+                                          identity: labelIdentity(layer: symbol.layerID, text: symbol.text, icon: symbol.icon?.image, anchor: anchor))
                 }
                 switch symbol.geometry {
                 case .point(let v):
@@ -142,12 +161,130 @@ enum LabelExtraction {
                     // Come in over the data tile's edge: the line goes on in the next tile.
                     let e = Int32(clamping: symbol.extent)
                     let continued = line[0].x <= 0 || line[0].y <= 0 || line[0].x >= e || line[0].y >= e
-                    for a in anchors(along: path, logicalPerWorld: logicalPerWorld, labelLength: length, textSize: symbol.textStyle.size,
-                                     spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1), continued: continued) {
+                    let spots = anchors(along: path, logicalPerWorld: logicalPerWorld, labelLength: length, textSize: symbol.textStyle.size,
+                                        spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1), continued: continued)
+                    for a in spots {
                         let q = ((a.point.x - originX) / worldPerPixel, (a.point.y - originY) / worldPerPixel)
                         guard own(q) else { continue }
                         out.append(candidate(anchor: a.point, path: path, segment: a.segment, fraction: a.fraction))
                     }
+                    if spots.isEmpty {
+                        // Too short here for its name: its pieces that reach this tile's edge may
+                        // join the next tile's (`acrossTiles`).
+                        for piece in clipped(pts, to: pixelSize) {
+                            let path = piece.map(world)
+                            var c = candidate(anchor: path[0], path: path)
+                            c.priority = base
+                            pieces.append(c)
+                        }
+                    }
+                }
+            }
+        }
+        return TileLabelSet(out, pieces: pieces)
+    }
+
+    /// The stretches of `line` (raster px) inside the square `0…size` that touch its edge
+    /// (a line wholly inside has no neighbour to join).
+    static func clipped(_ line: [(x: Double, y: Double)], to size: Double) -> [[(x: Double, y: Double)]] {
+        var out: [[(x: Double, y: Double)]] = []
+        var current: [(x: Double, y: Double)] = []
+        var touches = false
+        func onEdge(_ p: (x: Double, y: Double)) -> Bool { p.x <= 0 || p.y <= 0 || p.x >= size || p.y >= size }
+        func finish() {
+            if current.count >= 2 && touches { out.append(current) }
+            current = []
+            touches = false
+        }
+        for (a, b) in zip(line, line.dropFirst()) {
+            // Liang-Barsky: the part of a→b inside the square, as fractions t0…t1 of it.
+            let dx = b.x - a.x, dy = b.y - a.y
+            var t0 = 0.0, t1 = 1.0
+            var inside = true
+            for (p, q) in [(-dx, a.x), (dx, size - a.x), (-dy, a.y), (dy, size - a.y)] {
+                if p == 0 {
+                    if q < 0 { inside = false }
+                } else {
+                    let r = q / p
+                    if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+                }
+            }
+            guard inside, t0 <= t1 else { finish(); continue }
+            let start = (x: a.x + dx * t0, y: a.y + dy * t0), end = (x: a.x + dx * t1, y: a.y + dy * t1)
+            if current.isEmpty || t0 > 0 {
+                finish()
+                current = [start]
+            }
+            touches = touches || onEdge(start) || onEdge(end)
+            current.append(end)
+            if t1 < 1 { finish() }
+        }
+        finish()
+        return out
+    }
+
+    /// Candidates for text along lines whose pieces meet across tile edges (world units:
+    /// the same layer and text, one piece's end within `tolerance` of another's end), each
+    /// joined line given anchors as `anchors` gives them at `zoom` (in its middle when only
+    /// one fits). A street whose every piece is shorter than its name in its own tile is so
+    /// named once. Deterministic: the same pieces in any order give the same candidates.
+    static func acrossTiles(_ pieces: [LabelCandidate], zoom: Double, tolerance: Double) -> [LabelCandidate] {
+        guard pieces.count > 1 else { return [] }
+        var groups: [String: [Int]] = [:]
+        for (i, p) in pieces.enumerated() where p.path.count >= 2 { groups[p.layerID + "\u{1}" + p.text, default: []].append(i) }
+        func near(_ a: WorldPoint, _ b: WorldPoint) -> Bool { abs(a.x - b.x) <= tolerance && abs(a.y - b.y) <= tolerance }
+        func before(_ a: WorldPoint, _ b: WorldPoint) -> Bool { a.x != b.x ? a.x < b.x : a.y < b.y }
+        var out: [LabelCandidate] = []
+        for key in groups.keys.sorted() {
+            guard var members = groups[key], members.count > 1 else { continue }
+            members.sort { a, b in
+                let pa = pieces[a].priority, pb = pieces[b].priority
+                if pa < pb || pb < pa { return pa < pb }
+                return before(pieces[a].path[0], pieces[b].path[0])
+            }
+            var used = Set<Int>()
+            for head in members where !used.contains(head) {
+                used.insert(head)
+                var path = pieces[head].path
+                var count = 1
+                var priority = pieces[head].priority
+                // Grow the line at both ends while another piece meets it there.
+                func take(at end: WorldPoint) -> [WorldPoint]? {
+                    for j in members where !used.contains(j) {
+                        let q = pieces[j].path
+                        guard let first = q.first, let last = q.last else { continue }
+                        if near(first, end) || near(last, end) {
+                            used.insert(j)
+                            count += 1
+                            if pieces[j].priority < priority { priority = pieces[j].priority }
+                            return near(first, end) ? q : q.reversed()
+                        }
+                    }
+                    return nil
+                }
+                while let last = path.last, let more = take(at: last) { path += more.dropFirst() }
+                while let first = path.first, let more = take(at: first) { path = more.reversed().dropLast() + path }
+                guard count > 1 else { continue }
+                // One direction whichever piece came first.
+                if let first = path.first, let last = path.last, before(last, first) { path.reverse() }
+                let p = pieces[head]
+                for a in anchors(along: path, logicalPerWorld: exp2(zoom), labelLength: p.shaped.width, textSize: p.style.size,
+                                 spacing: p.placement == .lineCenter ? .infinity : max(p.spacing, 1), continued: false) {
+                    // After every name of its layer (and sort key) that a single tile placed: a
+                    // joined line only names what those left unnamed (the pieces of a street
+                    // other tiles already name would otherwise take their spots).
+                    var order = priority
+                    order.featureIndex += 1 << 40
+                    order.x = a.point.x
+                    order.y = a.point.y
+                    var c = p
+                    c.anchor = a.point
+                    c.path = path
+                    c.anchorSegment = a.segment
+                    c.anchorFraction = a.fraction
+                    c.priority = order
+                    c.identity = labelIdentity(layer: p.layerID, text: p.text, icon: nil, anchor: a.point)
+                    out.append(c)
                 }
             }
         }

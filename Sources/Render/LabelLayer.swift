@@ -156,11 +156,20 @@ final class LabelLayer: Sendable {
     private func place(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool,
                        signature: [ObjectIdentifier], basis: (x: Double, y: Double)) -> Bool {
         let start = DispatchTime.now().uptimeNanoseconds
+        // Streets too short for their names in every tile they cross, joined across the edges
+        // (ends within a logical px of each other).
+        var pieces: [LabelCandidate] = []
+        for (set, dx) in sets where !set.pieces.isEmpty {
+            if dx == 0 { pieces += set.pieces } else { pieces += set.pieces.map { $0.shifted(byWorldX: dx) } }
+        }
+        let joined = LabelExtraction.acrossTiles(pieces, zoom: camera.zoom, tolerance: 1 / exp2(camera.zoom))
         var candidates: [LabelCandidate] = []
-        candidates.reserveCapacity(sets.reduce(0) { $0 + $1.0.candidates.count })
+        // Reserved whole: a candidate is a few hundred bytes, and growing the array copies them all.
+        candidates.reserveCapacity(sets.reduce(joined.count) { $0 + $1.0.candidates.count })
         for (set, dx) in sets {
             if dx == 0 { candidates += set.candidates } else { candidates += set.candidates.map { $0.shifted(byWorldX: dx) } }
         }
+        candidates += joined
         let previous = state.withLock { $0.preferred }
         var placer = LabelPlacer(camera: camera)
         let placed = placer.place(candidates, previous: previous)
@@ -213,8 +222,8 @@ final class LabelLayer: Sendable {
                 func rect(_ b: LabelBox) -> (x: Double, y: Double, width: Double, height: Double) {
                     (a.x + b.minX, a.y + b.minY, b.maxX - b.minX, b.maxY - b.minY)
                 }
-                let glyphs: [MapLabel.Glyph] = l.isLine ? zip(l.glyphs, l.collision).map { g, c in
-                    MapLabel.Glyph(x: a.x + (c.minX + c.maxX) / 2, y: a.y + (c.minY + c.maxY) / 2, angle: g.angle * 180 / Double.pi)
+                let glyphs: [MapLabel.Glyph] = l.isLine ? zip(l.clusterAngles, l.collision).map { angle, c in
+                    MapLabel.Glyph(x: a.x + (c.minX + c.maxX) / 2, y: a.y + (c.minY + c.maxY) / 2, angle: angle * 180 / Double.pi)
                 } : []
                 let icon = l.icon.map { MapLabel.Icon(image: $0.style.image, box: rect($0.box), collisionBox: rect($0.collision),
                                                       alone: l.glyphs.isEmpty) }

@@ -40,6 +40,9 @@ struct PlacedLabel: Sendable {
     /// Degrees, 0 = horizontal: for text along a line the mean glyph angle.
     var angle: Double
     var isLine: Bool
+    /// Text along a line: each glyph cluster's direction (radians clockwise), one per
+    /// collision box; empty for point labels.
+    var clusterAngles: [Double] = []
     /// The sprite icon drawn at the anchor (point labels only); `glyphs` is empty when the
     /// text gave way and the icon stayed (`text-optional`), or when there is no text.
     var icon: PlacedIcon? = nil
@@ -360,11 +363,24 @@ struct LabelPlacer {
         let s = c.shaped
         let half = s.width / 2
         guard total > s.width, along - half >= 0, along + half <= total else { return nil }
-        // Read upright: when the text would run right to left (its last glyph's centre left of
-        // its first's), lay it along the reversed line.
-        if let g0 = s.glyphs.first, let g1 = s.glyphs.last,
-           let a = point(pts, lengths, at: along - half + g0.x + g0.advance / 2),
-           let b = point(pts, lengths, at: along - half + g1.x + g1.advance / 2), b.x < a.x {
+        // Glyph clusters (a conjunct with its signs, a letter with its marks, one glyph of
+        // Latin): each sits on the line as one piece, at its middle's distance along it.
+        var clusters: [(first: Int, end: Int, mid: Double, width: Double)] = []
+        clusters.reserveCapacity(s.glyphs.count)
+        for (i, g) in s.glyphs.enumerated() {
+            let pen = g.x - g.offset
+            if let last = clusters.last, s.glyphs[last.first].cluster == g.cluster {
+                let start = min(last.mid - last.width / 2, pen), width = last.width + g.advance
+                clusters[clusters.count - 1] = (last.first, i + 1, start + width / 2, width)
+            } else {
+                clusters.append((i, i + 1, pen + g.advance / 2, g.advance))
+            }
+        }
+        // Read upright: when the text would run right to left (its last cluster's centre left
+        // of its first's), lay it along the reversed line.
+        if let c0 = clusters.first, let c1 = clusters.last,
+           let a = point(pts, lengths, at: along - half + c0.mid),
+           let b = point(pts, lengths, at: along - half + c1.mid), b.x < a.x {
             pts.reverse()
             lengths.reverse()
             along = total - along
@@ -374,14 +390,16 @@ struct LabelPlacer {
         let drop = size * 0.35
         let maxBend = c.style.maxAngle * Double.pi / 180
         var glyphs: [PlacedLabel.Glyph] = []
+        glyphs.reserveCapacity(s.glyphs.count)
         var collision: [LabelBox] = []
+        collision.reserveCapacity(clusters.count)
+        var angles: [Double] = []
+        angles.reserveCapacity(clusters.count)
         var box: LabelBox?
         var lastAngle: Double?
         var sumCos = 0.0, sumSin = 0.0
-        let r = size / 2
-        for g in s.glyphs {
-            let mid = along - half + g.x + g.advance / 2
-            guard let p = point(pts, lengths, at: mid) else { return nil }
+        for k in clusters {
+            guard let p = point(pts, lengths, at: along - half + k.mid) else { return nil }
             let angle = p.angle
             if let last = lastAngle {
                 var d = abs(angle - last)
@@ -389,20 +407,25 @@ struct LabelPlacer {
                 if d > maxBend { return nil }
             }
             lastAngle = angle
+            angles.append(angle)
             sumCos += cos(angle); sumSin += sin(angle)
             let dx = cos(angle), dy = sin(angle)
-            // The glyph's origin: back half its advance along the line, down by `drop` across it.
-            let gx = p.x - dx * g.advance / 2 - dy * drop, gy = p.y - dy * g.advance / 2 + dx * drop
-            glyphs.append(PlacedLabel.Glyph(index: g.index, font: g.font, x: gx, y: gy, angle: angle))
-            let cx = p.x, cy = p.y
-            let ink = LabelBox(minX: cx - r, minY: cy - r, maxX: cx + r, maxY: cy + r)
+            // Each glyph's origin: where it lies from the cluster's middle along the baseline
+            // (and its shaped height across it), turned to the line, `drop` below it.
+            for g in s.glyphs[k.first..<k.end] {
+                let u = g.x - k.mid, v = g.y + drop
+                glyphs.append(PlacedLabel.Glyph(index: g.index, font: g.font, x: p.x + dx * u - dy * v, y: p.y + dy * u + dx * v,
+                                                angle: angle))
+            }
+            let r = max(size, k.width) / 2
+            let ink = LabelBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)
             box = box.map { $0.union(ink) } ?? ink
             collision.append(ink.inset(-c.style.padding))
         }
         guard let box else { return nil }
         let mean = atan2(sumSin, sumCos) * 180 / Double.pi
         return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: glyphs,
-                           box: box, collision: collision, angle: mean, isLine: true)
+                           box: box, collision: collision, angle: mean, isLine: true, clusterAngles: angles)
     }
 
     /// The point `d` px along the path and the direction of the segment it lies on.

@@ -1,26 +1,35 @@
 import CCairo
+import CFriBidi
+import CHarfBuzz
 import Style
 import Synchronization
 
 /// One glyph of a shaped label: the font's glyph index and where it sits, in logical px from
-/// the text's origin (the left end of the first line's baseline).
+/// the text's origin (the left end of the first line's baseline), in visual order (left to
+/// right as drawn, whatever the text's direction).
 struct ShapedGlyph: Sendable, Equatable {
     var index: UInt
     /// The font it comes from: its place in the style's fallback list (`LabelFonts.font`).
     var font: Int
     var x: Double
     var y: Double
-    /// How far the pen moves past it (letter spacing included).
+    /// How far the pen moves past it (letter spacing included); 0 for a mark over its base.
     var advance: Double
+    /// Glyphs made from the same characters (a conjunct with its vowel signs, a letter with
+    /// its marks, a ligature) share a cluster: text along a line moves them as one.
+    var cluster: Int = 0
+    /// How far the glyph is drawn right of the pen (HarfBuzz's offset: a mark over its base).
+    var offset: Double = 0
 }
 
 /// A label's text turned into glyphs once, on a tile worker: lines broken at `text-max-width`,
 /// justified, with the box the ink and its halo take.
 ///
 /// Glyphs come from the fonts fontconfig lists for the family (DejaVu Sans on Debian), each
-/// character from the first of them that has it, so any script an installed font covers is
-/// drawn; a character none has becomes the first font's missing-glyph box with its own
-/// advance, so the layout around it never breaks.
+/// run of characters from the first of them that has it, shaped by HarfBuzz (Arabic joined,
+/// Indic conjuncts formed) and put in visual order by FriBidi's levels (right-to-left runs
+/// read right to left); a character none has becomes the first font's missing-glyph box with
+/// its own advance, so the layout around it never breaks.
 struct ShapedText: Sendable, Equatable {
     var glyphs: [ShapedGlyph]
     /// Logical px, from the origin: the rectangle every line's advance and the font's ascent
@@ -60,6 +69,10 @@ final class LabelFonts: Sendable {
     private struct FallbackList {
         var faces: [UInt]
         var charsets: [UInt]
+        /// Each face's HarfBuzz font (0: none, the file is no OpenType font HarfBuzz reads;
+        /// cairo then maps characters to glyphs alone) and its units per em.
+        var shapers: [UInt]
+        var unitsPerEm: [Double]
     }
 
     /// Scaled fonts by key, each holding one reference.
@@ -75,7 +88,7 @@ final class LabelFonts: Sendable {
     private func list(_ face: Face) -> FallbackList {
         lists.withLock { table in
             if let hit = table[face] { return hit }
-            var made = FallbackList(faces: [], charsets: [])
+            var made = FallbackList(faces: [], charsets: [], shapers: [], unitsPerEm: [])
             defer { table[face] = made }
             guard let pattern = FcPatternCreate() else { return made }
             defer { FcPatternDestroy(pattern) }
@@ -99,10 +112,47 @@ final class LabelFonts: Sendable {
                 // to the pattern, and this list keeps the face for the process's life.
                 made.faces.append(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(cface))))
                 made.charsets.append(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(FcCharSetCopy(charset)))))
+                // HarfBuzz reads the same file cairo's FreeType face does, so its glyph ids are
+                // the ones cairo draws.
+                var file: UnsafeMutablePointer<FcChar8>? = nil
+                var index: Int32 = 0
+                var shaper = (font: UInt(0), upem: 0.0)
+                if FcPatternGetString(prepared, FC_FILE, 0, &file) == FcResultMatch, let file {
+                    _ = FcPatternGetInteger(prepared, FC_INDEX, 0, &index)
+                    shaper = Self.shaper(path: String(cString: file), index: index)
+                }
+                made.shapers.append(shaper.font)
+                made.unitsPerEm.append(shaper.upem)
                 FcPatternDestroy(prepared)
             }
             return made
         }
+    }
+
+    /// A HarfBuzz font for face `index` of the font file at `path`, at its units per em (so
+    /// positions come in font units), made immutable so every thread may shape with it; never
+    /// freed. (0, 0) when HarfBuzz cannot read the file or finds no glyphs in it.
+    private static func shaper(path: String, index: Int32) -> (font: UInt, upem: Double) {
+        // Every face's list holds mostly the same files: each is read once.
+        let key = "\(index)\u{1}\(path)"
+        if let made = shapers.withLock({ $0[key] }) { return made }
+        let made = readShaper(path: path, index: index)
+        shapers.withLock { $0[key] = made }
+        return made
+    }
+    private static let shapers = Mutex<[String: (font: UInt, upem: Double)]>([:])
+
+    private static func readShaper(path: String, index: Int32) -> (font: UInt, upem: Double) {
+        guard let blob = hb_blob_create_from_file_or_fail(path) else { return (0, 0) }
+        defer { hb_blob_destroy(blob) }
+        // The upper 16 bits of fontconfig's index name a variable font's instance: not used here.
+        guard let face = hb_face_create(blob, UInt32(index & 0xFFFF)) else { return (0, 0) }
+        defer { hb_face_destroy(face) }
+        let upem = hb_face_get_upem(face)
+        guard upem > 0, hb_face_get_glyph_count(face) > 0, let font = hb_font_create(face) else { return (0, 0) }
+        hb_font_set_scale(font, Int32(upem), Int32(upem))
+        hb_font_make_immutable(font)
+        return (UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font))), Double(upem))
     }
 
     /// Which font of the list draws `c`: the first that has it; nil when none does.
@@ -189,70 +239,103 @@ final class LabelFonts: Sendable {
             others[slot] = f
             return f
         }
-        // Words with their glyphs at pen positions from the word's start: each stretch of
-        // characters one font draws shaped with that font, the next starting where it ends.
+        guard let buffer = hb_buffer_create() else { return nil }
+        defer { hb_buffer_destroy(buffer) }
+        // One line of text: its glyphs at pen positions from the line's start, in visual order.
         func run(_ s: Substring) -> (glyphs: [ShapedGlyph], width: Double) {
+            let scalars = Array(s.unicodeScalars)
             var out: [ShapedGlyph] = []
             var pen = 0.0
-            var stretch = "", stretchSlot = 0
-            func flush() {
-                defer { stretch = "" }
-                guard !stretch.isEmpty, let f = scaled(stretchSlot) ?? scaled(0) else { return }
-                var raw: UnsafeMutablePointer<cairo_glyph_t>? = nil
-                var count: Int32 = 0
-                guard cairo_scaled_font_text_to_glyphs(f, 0, 0, stretch, -1, &raw, &count, nil, nil, nil) == CAIRO_STATUS_SUCCESS,
-                      let raw, count > 0 else { return }
-                defer { cairo_glyph_free(raw) }
-                let start = pen
-                var extra = 0.0
-                for i in 0..<Int(count) {
-                    var single = raw[i]
-                    var te = cairo_text_extents_t()
-                    cairo_scaled_font_glyph_extents(f, &single, 1, &te)
-                    let advance = te.x_advance + spacing
-                    out.append(ShapedGlyph(index: UInt(raw[i].index), font: stretchSlot, x: start + raw[i].x + extra, y: 0, advance: advance))
-                    extra += spacing
+            let codepoints = scalars.map(\.value)
+            // Text before the combining marks (Latin, its punctuation and digits): no mark, no
+            // right-to-left, nothing kerned or joined: each character's glyph from the font's
+            // character map at its advance, what HarfBuzz would give with kerning and
+            // ligatures off, at a fraction of the cost (most labels are such text).
+            let simple = codepoints.allSatisfy { $0 < 0x300 }
+            for r in Self.visualRuns(scalars, fallbacks, simple: simple) {
+                let shaper = r.slot < fallbacks.shapers.count ? fallbacks.shapers[r.slot] : 0
+                if simple, shaper != 0, let hb = OpaquePointer(bitPattern: shaper) {
+                    let k = size / fallbacks.unitsPerEm[r.slot]
+                    for i in r.start..<r.end {
+                        var glyph: hb_codepoint_t = 0
+                        if hb_font_get_nominal_glyph(hb, codepoints[i], &glyph) == 0 { glyph = 0 }
+                        var advance = Double(hb_font_get_glyph_h_advance(hb, glyph)) * k
+                        if advance != 0 { advance += spacing }
+                        out.append(ShapedGlyph(index: UInt(glyph), font: r.slot, x: pen, y: 0, advance: advance, cluster: i))
+                        pen += advance
+                    }
+                } else if shaper != 0, let hb = OpaquePointer(bitPattern: shaper) {
+                    hb_buffer_clear_contents(buffer)
+                    // The whole line as context (Arabic joins across a change of font), the run as the item.
+                    hb_buffer_add_utf32(buffer, codepoints, Int32(codepoints.count), UInt32(r.start), Int32(r.end - r.start))
+                    hb_buffer_set_direction(buffer, r.level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+                    hb_buffer_set_script(buffer, r.script)
+                    hb_buffer_guess_segment_properties(buffer)
+                    if Self.isPlain(r.script) {
+                        var features = Self.plainFeatures
+                        hb_shape(hb, buffer, &features, UInt32(features.count))
+                    } else {
+                        hb_shape(hb, buffer, nil, 0)
+                    }
+                    var count: UInt32 = 0
+                    guard let infos = hb_buffer_get_glyph_infos(buffer, &count), count > 0,
+                          let positions = hb_buffer_get_glyph_positions(buffer, nil) else { continue }
+                    let k = size / fallbacks.unitsPerEm[r.slot]
+                    for i in 0..<Int(count) {
+                        let p = positions[i]
+                        var advance = Double(p.x_advance) * k
+                        if advance != 0 { advance += spacing }
+                        let offset = Double(p.x_offset) * k
+                        out.append(ShapedGlyph(index: UInt(infos[i].codepoint), font: r.slot, x: pen + offset, y: -Double(p.y_offset) * k,
+                                               advance: advance, cluster: Int(infos[i].cluster), offset: offset))
+                        pen += advance
+                    }
+                } else {
+                    // No HarfBuzz font: cairo's own character-to-glyph mapping, left to right.
+                    var text = ""
+                    text.unicodeScalars.append(contentsOf: scalars[r.start..<r.end])
+                    guard let f = scaled(r.slot) ?? scaled(0) else { continue }
+                    var raw: UnsafeMutablePointer<cairo_glyph_t>? = nil
+                    var count: Int32 = 0
+                    guard cairo_scaled_font_text_to_glyphs(f, 0, 0, text, -1, &raw, &count, nil, nil, nil) == CAIRO_STATUS_SUCCESS,
+                          let raw, count > 0 else { continue }
+                    defer { cairo_glyph_free(raw) }
+                    for i in 0..<Int(count) {
+                        var single = raw[i]
+                        var te = cairo_text_extents_t()
+                        cairo_scaled_font_glyph_extents(f, &single, 1, &te)
+                        let advance = te.x_advance + spacing
+                        out.append(ShapedGlyph(index: UInt(raw[i].index), font: r.slot, x: pen, y: 0, advance: advance,
+                                               cluster: r.start + min(i, r.end - r.start - 1)))
+                        pen += advance
+                    }
                 }
-                if let g = out.last { pen = g.x + g.advance }
             }
-            // Most words are one font's: then the word is shaped as it is, in one go.
-            var only: Int?, mixed = false
-            for c in s.unicodeScalars {
-                guard let slot = Self.slot(for: c, in: fallbacks) else { continue }
-                if only == nil { only = slot } else if only != slot { mixed = true; break }
-            }
-            if !mixed {
-                stretch = String(s)
-                stretchSlot = only ?? 0
-            } else {
-                for c in s.unicodeScalars {
-                    // A character no font has stays with the stretch it is in (its missing-glyph box).
-                    let slot = Self.slot(for: c, in: fallbacks) ?? stretchSlot
-                    if slot != stretchSlot && !stretch.isEmpty { flush() }
-                    stretchSlot = slot
-                    stretch.unicodeScalars.append(c)
-                }
-            }
-            flush()
-            let last = out.last.map { $0.x + $0.advance } ?? 0
-            return (out, last)
+            return (out, pen)
         }
         var lines: [(glyphs: [ShapedGlyph], width: Double)] = []
         let space = run(" ").width
         if wrap && style.maxWidth > 0 {
+            // Lines are broken between words in reading order, each word measured alone; each
+            // line is then shaped (and ordered) whole.
             let limit = style.maxWidth * size
-            var current: [ShapedGlyph] = [], width = 0.0
-            for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-                let w = run(word)
-                if !current.isEmpty && width + space + w.width > limit {
-                    lines.append((current, width))
-                    current = []; width = 0
-                }
-                let start = current.isEmpty ? 0 : width + space
-                current += w.glyphs.map { ShapedGlyph(index: $0.index, font: $0.font, x: $0.x + start, y: 0, advance: $0.advance) }
-                width = start + w.width
+            var current: [Substring] = [], width = 0.0
+            func finish() {
+                guard !current.isEmpty else { return }
+                var line = run(Substring(current.joined(separator: " ")))
+                // Clusters count characters within a line: each line gets its own range.
+                for i in line.glyphs.indices { line.glyphs[i].cluster += lines.count << 24 }
+                if !line.glyphs.isEmpty { lines.append(line) }
+                current = []
+                width = 0
             }
-            if !current.isEmpty { lines.append((current, width)) }
+            for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+                let w = run(word).width
+                if !current.isEmpty && width + space + w > limit { finish() }
+                width = current.isEmpty ? w : width + space + w
+                current.append(word)
+            }
+            finish()
         } else {
             let one = run(Substring(text))
             if !one.glyphs.isEmpty { lines.append(one) }
@@ -269,9 +352,134 @@ final class LabelFonts: Sendable {
             case .center, .auto: shift = (widest - line.width) / 2
             }
             let y = Double(i) * lineHeight
-            glyphs += line.glyphs.map { ShapedGlyph(index: $0.index, font: $0.font, x: $0.x + shift, y: y, advance: $0.advance) }
+            glyphs += line.glyphs.map { g in
+                var g = g
+                g.x += shift
+                g.y += y
+                return g
+            }
         }
         return ShapedText(glyphs: glyphs, minX: 0, minY: -fe.ascent, maxX: widest,
                           maxY: Double(lines.count - 1) * lineHeight + fe.descent)
+    }
+
+    // MARK: runs
+
+    /// A stretch of a line drawn by one font, in one script and one bidi level, from
+    /// character `start` to `end` (logical order).
+    struct Run {
+        var start: Int
+        var end: Int
+        var slot: Int
+        var script: hb_script_t
+        var level: Int8
+    }
+
+    /// The line's runs in visual order, left to right: characters split by font (each from
+    /// the first font of the list that has it; marks and joiners stay with the character
+    /// before when its font has them), by script (characters of no script take the one before
+    /// them), and by FriBidi's embedding level (Unicode's bidi algorithm, the paragraph's
+    /// direction from its first strong character), then the runs reversed as rule L2 says.
+    /// `simple`: every character is before U+0300 (Latin script or none, left to right).
+    private static func visualRuns(_ scalars: [Unicode.Scalar], _ fallbacks: FallbackList, simple: Bool) -> [Run] {
+        let n = scalars.count
+        guard n > 0 else { return [] }
+        var slots = [Int](repeating: 0, count: n)
+        var previous: Int?
+        for (i, c) in scalars.enumerated() {
+            if let p = previous, attaches(c), p < fallbacks.charsets.count,
+               FcCharSetHasChar(OpaquePointer(bitPattern: fallbacks.charsets[p]), FcChar32(c.value)) != 0 || c.properties.isJoinControl {
+                slots[i] = p
+                continue
+            }
+            // A character no font has stays with the run it is in (its missing-glyph box).
+            if let s = slot(for: c, in: fallbacks) { previous = s }
+            slots[i] = previous ?? 0
+        }
+        if simple {
+            var runs: [Run] = []
+            var i = 0
+            while i < n {
+                var j = i + 1
+                while j < n && slots[j] == slots[i] { j += 1 }
+                runs.append(Run(start: i, end: j, slot: slots[i], script: HB_SCRIPT_LATIN, level: 0))
+                i = j
+            }
+            return runs
+        }
+        let funcs = hb_unicode_funcs_get_default()
+        var scripts = scalars.map { hb_unicode_script(funcs, $0.value) }
+        func isReal(_ s: hb_script_t) -> Bool { s != HB_SCRIPT_COMMON && s != HB_SCRIPT_INHERITED && s != HB_SCRIPT_UNKNOWN }
+        var last: hb_script_t?
+        for i in 0..<n {
+            if isReal(scripts[i]) { last = scripts[i] } else if let last { scripts[i] = last }
+        }
+        if let first = scripts.first(where: isReal) {
+            for i in 0..<n where !isReal(scripts[i]) { scripts[i] = first }
+        }
+        var levels = [Int8](repeating: 0, count: n)
+        // Text without a right-to-left or bidi-control character is all left to right.
+        if scalars.contains(where: { $0.value >= 0x0590 }) {
+            let chars = scalars.map { FriBidiChar($0.value) }
+            var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: n)
+            var brackets = [FriBidiBracketType](repeating: 0, count: n)
+            fribidi_get_bidi_types(chars, FriBidiStrIndex(n), &types)
+            fribidi_get_bracket_types(chars, FriBidiStrIndex(n), types, &brackets)
+            var base = meridian_fribidi_par_on()
+            if fribidi_get_par_embedding_levels_ex(types, brackets, FriBidiStrIndex(n), &base, &levels) == 0 {
+                levels = [Int8](repeating: 0, count: n)
+            }
+        }
+        var runs: [Run] = []
+        var i = 0
+        while i < n {
+            var j = i + 1
+            while j < n && slots[j] == slots[i] && scripts[j] == scripts[i] && levels[j] == levels[i] { j += 1 }
+            runs.append(Run(start: i, end: j, slot: slots[i], script: scripts[i], level: levels[i]))
+            i = j
+        }
+        // L2: from the highest level down to the lowest odd one, reverse every stretch of runs
+        // at that level or higher (each run's glyphs come out of HarfBuzz in visual order).
+        guard let highest = levels.max(), highest > 0, let lowest = levels.min() else { return runs }
+        var level = Int(highest)
+        let stop = Int(lowest) | 1
+        while level >= stop {
+            var a = 0
+            while a < runs.count {
+                guard Int(runs[a].level) >= level else { a += 1; continue }
+                var b = a
+                while b < runs.count && Int(runs[b].level) >= level { b += 1 }
+                runs[a..<b].reverse()
+                a = b
+            }
+            level -= 1
+        }
+        return runs
+    }
+
+    /// Marks and joiners: drawn with the character they follow.
+    private static func attaches(_ c: Unicode.Scalar) -> Bool {
+        // Nothing before the combining diacritics attaches (most text: one comparison, not a
+        // look-up of the character's properties).
+        if c.value < 0x300 { return false }
+        switch c.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return c.properties.isJoinControl || c.properties.isVariationSelector
+        }
+    }
+
+    /// Scripts that read well one glyph per character (and whose advances MapLibre's layout
+    /// and the earlier per-character layout used): shaped without kerning or optional
+    /// ligatures, so their labels keep that layout. Every other script gets its font's full
+    /// shaping.
+    static func isPlain(_ s: hb_script_t) -> Bool {
+        [HB_SCRIPT_LATIN, HB_SCRIPT_GREEK, HB_SCRIPT_CYRILLIC, HB_SCRIPT_ARMENIAN, HB_SCRIPT_GEORGIAN, HB_SCRIPT_HAN,
+         HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA, HB_SCRIPT_BOPOMOFO, HB_SCRIPT_HANGUL, HB_SCRIPT_COMMON,
+         HB_SCRIPT_INHERITED, HB_SCRIPT_UNKNOWN].contains(s)
+    }
+
+    /// Kerning and optional ligatures off, over the whole buffer.
+    static let plainFeatures: [hb_feature_t] = ["kern", "liga", "clig"].map { name in
+        hb_feature_t(tag: name.utf8.reduce(0) { $0 << 8 | hb_tag_t($1) }, value: 0, start: 0, end: UInt32.max)
     }
 }

@@ -181,9 +181,9 @@ public struct TileRasterizer: Sendable {
         var labels = TileLabelSet.empty
         if extractsLabels {
             let override = symbols
-            labels = TileLabelSet(LabelExtraction.candidates(layers, tile: tile, pixelSize: Double(size), scale: scale) { placed in
+            labels = LabelExtraction.labels(layers, tile: tile, pixelSize: Double(size), scale: scale) { placed in
                 override?.symbols(in: placed.tile, zoom: zoom) ?? compiled.symbols(in: placed.tile, source: placed.source)
-            })
+            }
         }
         if layers.allSatisfy({ $0.tile.layers.allSatisfy { $0.features.isEmpty } }) {
             return blank(size: size, color: background(zoom: zoom)).map { RenderedTile(image: $0, errors: errors, labels: labels) }

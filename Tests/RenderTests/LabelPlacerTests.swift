@@ -178,6 +178,37 @@ final class LabelPlacerTests: XCTestCase {
         XCTAssertFalse(labels.contains { $0.text == "Parted Street Avenue" })
     }
 
+    func testAStreetCutByATileEdgeWithBothHalvesShorterThanItsNameIsNamedOnceAcrossTheEdge() throws {
+        // One street from tile 4/8/8 into 4/9/8 (their edge is view x 384): each tile holds its
+        // half and, in its buffer, the first 64 units of the other's.
+        let name = "Edgeway Street"
+        var style = TextStyle()
+        style.size = TestSymbols().size
+        let width = try XCTUnwrap(LabelFonts.shared.shape(name, style: style, wrap: false)).width
+        XCTAssertGreaterThan(width, (4160 - 2600) / 16, "the name is longer than the west tile's piece")
+        XCTAssertGreaterThan(width, (1500 + 64) / 16, "and than the east tile's")
+        XCTAssertLessThan(width, (4096 - 2600 + 1500) / 16, "the street is longer than its name")
+        let west = Self.labelTile([Self.line([(2600, 2048), (4160, 2048)], name)])
+        // The east half digitised either way, and in pieces of its own.
+        let easts = [
+            Self.labelTile([Self.line([(-64, 2048), (1500, 2048)], name)]),
+            Self.labelTile([Self.line([(1500, 2048), (-64, 2048)], name)]),
+            Self.labelTile([Self.line([(-64, 2048), (700, 2048)], name), Self.line([(700, 2048), (1500, 2048)], name)]),
+        ]
+        for east in easts {
+            let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): west, TileID(z: 4, x: 9, y: 8): east]))
+            try frame(r, camera)
+            let labels = r.labels(for: camera)
+            let named = labels.filter { $0.text == name }
+            XCTAssertEqual(named.count, 1, "named once")
+            let box = try XCTUnwrap(named.first).box
+            XCTAssertLessThan(box.x, 384, "its text starts in the west tile")
+            XCTAssertGreaterThan(box.x + box.width, 384, "and ends in the east one")
+            XCTAssertEqual(try XCTUnwrap(named.first).glyphs.count, name.count)
+            assertNoOverlaps(labels, in: camera.size)
+        }
+    }
+
     func testALongRoadIsNamedEverySpacing() throws {
         let long = Self.line([(0, 2048), (4095, 2048)], "Long Road")
         let source = FixtureSource(every: Self.labelTile([long]))
@@ -301,11 +332,7 @@ final class LabelPlacerTests: XCTestCase {
 
         // Drawn: every glyph's column of the label's image has ink, and the two Chinese
         // characters are two different shapes (two missing-glyph boxes would be the same).
-        let candidate = LabelCandidate(layerID: "t", text: text, style: style, shaped: mixed, placement: .point, spacing: 250,
-                                       anchor: WorldPoint(x: 136, y: 136),
-                                       priority: LabelPriority(layerIndex: 0, sortKey: 0, featureIndex: 0, x: 0, y: 0), identity: 1)
-        let placed = try XCTUnwrap(LabelPlacer(camera: camera).layout(candidate))
-        let image = try XCTUnwrap(LabelLayer.render(placed, scale: 1))
+        let (placed, image) = try Self.pointLabel(text, style: style, shaped: mixed)
         let surface = image.surface
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface)), height = Int(cairo_image_surface_get_height(surface))
@@ -326,6 +353,15 @@ final class LabelPlacerTests: XCTestCase {
         }
         let last = Array(inks.suffix(2))
         XCTAssertTrue(last.first != last.last, "東 and 京 are drawn as themselves, not as two missing-glyph boxes")
+    }
+
+    /// `shaped` laid out as a point label at the test camera's centre, and drawn at scale 1.
+    static func pointLabel(_ text: String, style: TextStyle, shaped: ShapedText) throws -> (PlacedLabel, LabelLayer.LabelImage) {
+        let candidate = LabelCandidate(layerID: "t", text: text, style: style, shaped: shaped, placement: .point, spacing: 250,
+                                       anchor: WorldPoint(x: 136, y: 136),
+                                       priority: LabelPriority(layerIndex: 0, sortKey: 0, featureIndex: 0, x: 0, y: 0), identity: 1)
+        let placed = try XCTUnwrap(LabelPlacer(camera: camera(zoom: 4, size: ViewSize(width: 512, height: 512))).layout(candidate))
+        return (placed, try XCTUnwrap(LabelLayer.render(placed, scale: 1)))
     }
 
     // MARK: shipped data
