@@ -144,7 +144,7 @@ final class AppCore {
             let fresh = MeridianPage(c, places: places)
             fresh.renderScale = page.renderScale
             fresh.advance(to: page.now)
-            fresh.restoreView(scrollY: page.scrollY, selectedPlace: page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)))
+            fresh.restoreView(scrollY: page.exactScrollY, selectedPlace: page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)))
             if let until = page.undoShownUntil { fresh.showUndo(until: until) }
             earlierLog += page.log
             page = fresh
@@ -171,7 +171,7 @@ final class AppCore {
         guard let session, session.persistent else { return }
         let selected = page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)).map(PlaceID.init)
         let view = ViewState(documentPath: session.document.path, center: page.camera.centerCoordinate,
-                             zoom: page.camera.zoom, scrollY: page.scrollY, selected: selected)
+                             zoom: page.camera.zoom, scrollY: page.exactScrollY, selected: selected)
         do {
             try view.save(paths: .current)
         } catch {

@@ -97,7 +97,10 @@ public final class MeridianPage {
     /// Buffer pixels per logical pixel, so a settled zoom can be made crisp for the renderer.
     public var renderScale: Double {
         get { viewport.renderScale }
-        set { viewport.renderScale = newValue }
+        set {
+            viewport.renderScale = newValue
+            scroller.pixelScale = newValue
+        }
     }
     var page: GestureView { scroller.view }
     var map: GestureView { viewport.view }
@@ -179,7 +182,12 @@ public final class MeridianPage {
 
     // MARK: Geometry
 
-    public var scrollY: Double { scroller.y }
+    /// The scroll offset the page is drawn at, hit-tested at and reported at (the state dump's
+    /// `page.scrollY`): the exact offset on the device pixel grid (`PageScroller`).
+    public var scrollY: Double { scroller.drawnY }
+    /// The exact scroll offset the page's motion keeps (drags, glides, bounces); the drawn one
+    /// differs from it by under half a buffer pixel (the dump's `page.exactScrollY`).
+    public var exactScrollY: Double { scroller.y }
     public var contentHeight: Double { scroller.contentHeight }
     public var maxScrollY: Double { scroller.maxY }
 
