@@ -27,8 +27,9 @@ final class AppCore {
 
     /// `session`: the document to show; when not given (tests, benchmarks), a scratch copy of
     /// the shipped sample that is never saved, so they never touch the user's files.
+    /// `scrollOnPixelGrid`: nil asks the environment (`MERIDIAN_EXACT_SCROLL=1` turns it off).
     init(options: Options, mapData: MapData?, synchronousTiles: Bool, scale: Double,
-         session: DocumentSession?? = nil, view: ViewState? = nil) {
+         session: DocumentSession?? = nil, view: ViewState? = nil, scrollOnPixelGrid: Bool? = nil) {
         let session = session ?? DocumentSession.scratchSample()
         self.session = session
         let places = session?.pagePlaces ?? []
@@ -54,6 +55,8 @@ final class AppCore {
                 configuration.zoom = mapData?.startZoom
             }
         }
+        // To compare: the page drawn at its exact scroll offset (glides then redraw the window).
+        configuration.scrollOnPixelGrid = scrollOnPixelGrid ?? (getenv("MERIDIAN_EXACT_SCROLL").map { String(cString: $0) } != "1")
         self.configuration = configuration
         page = MeridianPage(configuration, places: places)
         if let view, configuration.center == view.center {

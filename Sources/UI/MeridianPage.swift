@@ -140,6 +140,9 @@ public final class MeridianPage {
         public var showHitAreas: Bool
         /// Two-finger twists, touchpad rotation, Shift+arrows and right-button drags turn the map.
         public var allowsRotation: Bool
+        /// The page is drawn at its scroll offset rounded to whole buffer pixels (`PageScroller`);
+        /// false draws it at the exact offset (`MERIDIAN_EXACT_SCROLL=1`, to compare).
+        public var scrollOnPixelGrid = true
 
         public init(width: Double, height: Double, center: Coordinate? = nil, zoom: Double? = nil, showHitAreas: Bool = false,
                     allowsRotation: Bool = true) {
@@ -169,6 +172,7 @@ public final class MeridianPage {
         editing = PlaceEditing(places: places)
         graph = PageGestureGraph(page: scroller.view, map: viewport.view, pins: viewport.pins,
                                  targets: viewport.buttons + list.rows + editing.targets)
+        scroller.snapsToPixels = configuration.scrollOnPixelGrid
         scroller.onScroll = { [unowned self] old in pageScrolled(from: old) }
         // The callout's "Add place here" follows the camera; the row controls, the selection.
         viewport.onChange = { [unowned self] in

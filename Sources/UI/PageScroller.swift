@@ -54,12 +54,16 @@ final class PageScroller {
         return whole == device ? y : whole / scale + 0   // + 0: -0 is 0
     }
 
+    /// False draws the page at the exact offset (`MERIDIAN_EXACT_SCROLL=1`, to compare): then a
+    /// glide's fractional offsets cannot be copied and every glide frame redraws the window.
+    var snapsToPixels = true
+
     private func snap() {
         let old = view.boundsOrigin.y
-        var drawn = Self.onPixelGrid(y, scale: pixelScale)
+        var drawn = snapsToPixels ? Self.onPixelGrid(y, scale: pixelScale) : y
         // Inside the page the drawn offset stays inside it: a bottom end off the grid is not
         // rounded past (the page would show a sliver below its end while at rest there).
-        if y <= maxY, drawn > maxY, pixelScale > 0 { drawn = max(0, (y * pixelScale).rounded(.down) / pixelScale) }
+        if snapsToPixels, y <= maxY, drawn > maxY, pixelScale > 0 { drawn = max(0, (y * pixelScale).rounded(.down) / pixelScale) }
         guard drawn != old else { return }
         view.boundsOrigin.y = drawn
         onScroll(old)
