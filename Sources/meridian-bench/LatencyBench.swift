@@ -23,6 +23,10 @@ enum LatencyBench {
     /// Headless rounds of each gesture pair (there and back).
     static let headlessRounds = 3
 
+    /// `MERIDIAN_LATENCY_PROFILE=pan`: only the headless pans, for a profiler (callgrind with
+    /// `--toggle-collect='*drawLikeTheWindow*'` sees just the warm pan frames' drawing).
+    static var profilesPansOnly: Bool { getenv("MERIDIAN_LATENCY_PROFILE").map { String(cString: $0) == "pan" } ?? false }
+
     static func run() {
         var mapFrame = (x: 16.0, y: 184.0, width: 1888.0, height: 560.0)
         do {
@@ -32,6 +36,7 @@ enum LatencyBench {
         } catch {
             Bench.progress("latency headless: not run: \(error)")
         }
+        guard !profilesPansOnly else { return }
         // The same flings with the page drawn at its exact scroll offset, as before the pixel grid:
         // glide frames then redraw the whole window. Both in this run, one after the other.
         do {
@@ -114,7 +119,9 @@ enum LatencyBench {
 
         var gestures: [LatencyGestures.Gesture] = []
         for _ in 0..<headlessRounds { gestures += LatencyGestures.pans(map: h.mapFrame) }
-        for _ in 0..<headlessRounds { gestures += LatencyGestures.scrolls(width: Double(width), height: Double(height)) }
+        if !profilesPansOnly {
+            for _ in 0..<headlessRounds { gestures += LatencyGestures.scrolls(width: Double(width), height: Double(height)) }
+        }
 
         var samples: [String: Samples] = [:]
         for g in gestures {
