@@ -2,6 +2,7 @@ import Glibc
 import Input
 import Testing
 @testable import MeridianApp
+@testable import UI
 @testable import Wayland
 
 /// Buffer-age partial redraws against full redraws: two identical apps get the same input; one
@@ -230,6 +231,49 @@ import Testing
         let gliding = r.records.filter { $0.pageMovingByItself && $0.scrolled }
         #expect(gliding.count >= 80)
         #expect(gliding.filter { !$0.copied }.count > gliding.count * 3 / 4, "fractional offsets cannot be copied")
+    }
+
+    /// The pins are clipped by the map's rectangle when they keep clear of its rounded corners (a
+    /// path clip made cairo intersect it with every fill: half a pan frame's work). Drawn so,
+    /// every frame of the pans, scrolls, flings and zooms is the same to the byte as with the
+    /// pins clipped by the rounded rectangle.
+    func pinsClippedByTheRectangleMatchTheRoundedClip(window: Window, script: [(changes: [TouchChange], fingerDown: Bool)]) throws {
+        let rounded = try app(showTouches: false, window: window), fast = try app(showTouches: false, window: window)
+        rounded.core.renderer.alwaysClipsOverlaysRounded = true
+        let geometry = window.geometry, width = window.pixelWidth, height = window.pixelHeight, stride = width * 4
+        let a = Buffer(bytes: stride * height), b = Buffer(bytes: stride * height)
+        var time = 1000.0, frames = 0
+        for (i, step) in script.enumerated() {
+            time += 16
+            for x in [rounded, fast] {
+                if !step.changes.isEmpty { x.handle(.touch(TouchFrame(time: time, changes: step.changes))) }
+                x.advance(to: time)
+            }
+            guard rounded.needsFrame || i == 0 else { continue }
+            rounded.draw(into: a.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
+            fast.draw(into: b.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
+            frames += 1
+            if memcmp(a.pixels, b.pixels, stride * height) != 0 {
+                var first = 0
+                let p = a.pixels.assumingMemoryBound(to: UInt32.self), q = b.pixels.assumingMemoryBound(to: UInt32.self)
+                while first < width * height && p[first] == q[first] { first += 1 }
+                Issue.record("frame \(frames) (script step \(i)) differs first at x=\(first % width) y=\(first / width)")
+                return
+            }
+        }
+        #expect(rounded.core.renderer.rectangleClips == 0)
+        #expect(fast.core.renderer.rectangleClips > frames / 2, "the rectangle clipped the pins in most frames: \(fast.core.renderer.rectangleClips) of \(frames)")
+    }
+
+    @Test func pinsClippedByTheMapsRectangleMatchItsRoundedClip() throws {
+        let f = try app(showTouches: false).core.page.mapFrameInWindow
+        try pinsClippedByTheRectangleMatchTheRoundedClip(window: Window(), script: script(map: (f.minX, f.minY, f.size.width, f.size.height)))
+    }
+
+    @Test func pinsClippedByTheMapsRectangleMatchItsRoundedClipAtScale2() throws {
+        let w = Window(width: 360, height: 720, scale: 2)
+        let f = try app(showTouches: false, window: w).core.page.mapFrameInWindow
+        try pinsClippedByTheRectangleMatchTheRoundedClip(window: w, script: flingScript(window: w, map: f))
     }
 
     @Test func threeRotatingBuffersRedrawingOnlyTheirDamageMatchFullRedrawsEveryFrame() throws {
