@@ -265,6 +265,50 @@ import Testing
         #expect(fast.core.renderer.rectangleClips > frames / 2, "the rectangle clipped the pins in most frames: \(fast.core.renderer.rectangleClips) of \(frames)")
     }
 
+    /// The pins are composited from small images drawn once per look and quarter-pixel phase:
+    /// against pins drawn as three fills each, over the pans, scrolls, flings and zooms, only
+    /// pixels around the pins change, each by little (the centre moves by at most 1/8 px).
+    @Test func pinSpritesLookLikeThePinsDrawnAsFills() throws {
+        let f = try app(showTouches: false).core.page.mapFrameInWindow
+        let steps = script(map: (f.minX, f.minY, f.size.width, f.size.height))
+        let fills = try app(showTouches: false), sprites = try app(showTouches: false)
+        fills.core.renderer.drawsPinsAsSprites = false
+        let window = Window(), geometry = window.geometry, width = window.pixelWidth, height = window.pixelHeight, stride = width * 4
+        let a = Buffer(bytes: stride * height), b = Buffer(bytes: stride * height)
+        var time = 1000.0, frames = 0, worst = 0, changed = 0, total = 0, outside = 0
+        for (i, step) in steps.enumerated() {
+            time += 16
+            for x in [fills, sprites] {
+                if !step.changes.isEmpty { x.handle(.touch(TouchFrame(time: time, changes: step.changes))) }
+                x.advance(to: time)
+            }
+            guard fills.needsFrame || i == 0 else { continue }
+            let pins = sprites.core.page.snapshot.pins.map(\.frame)
+            fills.draw(into: a.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
+            sprites.draw(into: b.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
+            frames += 1
+            let p = a.pixels.assumingMemoryBound(to: UInt8.self), q = b.pixels.assumingMemoryBound(to: UInt8.self)
+            for row in 0..<height where memcmp(a.pixels + row * stride, b.pixels + row * stride, stride) != 0 {
+              for k in Swift.stride(from: row * stride, to: (row + 1) * stride, by: 4) {
+                var d = 0
+                for c in 0..<3 { d = max(d, abs(Int(p[k + c]) - Int(q[k + c]))) }
+                guard d > 0 else { continue }
+                changed += 1
+                total += d
+                worst = max(worst, d)
+                let x = Double(k / 4 % width) + 0.5, y = Double(k / 4 / width) + 0.5
+                if !pins.contains(where: { x > $0.minX - 4 && x < $0.maxX + 5 && y > $0.minY - 4 && y < $0.maxY + 6 }) { outside += 1 }
+              }
+            }
+        }
+        #expect(frames > 100)
+        #expect(outside == 0, "only pixels around the pins change: \(outside) elsewhere")
+        // Measured: 41211 pixels changed over 126 frames (the discs' antialiased rims), by 6.7
+        // levels on average, 42 at most.
+        #expect(changed > 0 && Double(total) / Double(changed) < 10 && worst <= 64,
+                "the rims move by under 1/8 px: \(changed) pixels changed, by \(Double(total) / Double(max(changed, 1))) on average, \(worst) at most")
+    }
+
     @Test func pinsClippedByTheMapsRectangleMatchItsRoundedClip() throws {
         let f = try app(showTouches: false).core.page.mapFrameInWindow
         try pinsClippedByTheRectangleMatchTheRoundedClip(window: Window(), script: script(map: (f.minX, f.minY, f.size.width, f.size.height)))
