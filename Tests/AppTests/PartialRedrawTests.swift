@@ -233,6 +233,29 @@ import Testing
         #expect(gliding.filter { !$0.copied }.count > gliding.count * 3 / 4, "fractional offsets cannot be copied")
     }
 
+    /// Plays `script` into `a` and `b` alike and draws both whole into buffers of their own at
+    /// every frame they need; `compare` gets the frame's number, the script step and both
+    /// pictures, and stops the run by returning false. Returns the frames drawn.
+    func sideBySide(_ a: LiveApp, _ b: LiveApp, window: Window, script: [(changes: [TouchChange], fingerDown: Bool)],
+                    compare: (Int, Int, UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Bool) -> Int {
+        let geometry = window.geometry, width = window.pixelWidth, height = window.pixelHeight, stride = width * 4
+        let pa = Buffer(bytes: stride * height), pb = Buffer(bytes: stride * height)
+        var time = 1000.0, frames = 0
+        for (i, step) in script.enumerated() {
+            time += 16
+            for x in [a, b] {
+                if !step.changes.isEmpty { x.handle(.touch(TouchFrame(time: time, changes: step.changes))) }
+                x.advance(to: time)
+            }
+            guard a.needsFrame || i == 0 else { continue }
+            a.draw(into: pa.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
+            b.draw(into: pb.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
+            frames += 1
+            if !compare(frames, i, pa.pixels, pb.pixels) { break }
+        }
+        return frames
+    }
+
     /// The pins are clipped by the map's rectangle when they keep clear of its rounded corners (a
     /// path clip made cairo intersect it with every fill: half a pan frame's work). Drawn so,
     /// every frame of the pans, scrolls, flings and zooms is the same to the byte as with the
@@ -240,26 +263,14 @@ import Testing
     func pinsClippedByTheRectangleMatchTheRoundedClip(window: Window, script: [(changes: [TouchChange], fingerDown: Bool)]) throws {
         let rounded = try app(showTouches: false, window: window), fast = try app(showTouches: false, window: window)
         rounded.core.renderer.alwaysClipsOverlaysRounded = true
-        let geometry = window.geometry, width = window.pixelWidth, height = window.pixelHeight, stride = width * 4
-        let a = Buffer(bytes: stride * height), b = Buffer(bytes: stride * height)
-        var time = 1000.0, frames = 0
-        for (i, step) in script.enumerated() {
-            time += 16
-            for x in [rounded, fast] {
-                if !step.changes.isEmpty { x.handle(.touch(TouchFrame(time: time, changes: step.changes))) }
-                x.advance(to: time)
-            }
-            guard rounded.needsFrame || i == 0 else { continue }
-            rounded.draw(into: a.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
-            fast.draw(into: b.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
-            frames += 1
-            if memcmp(a.pixels, b.pixels, stride * height) != 0 {
-                var first = 0
-                let p = a.pixels.assumingMemoryBound(to: UInt32.self), q = b.pixels.assumingMemoryBound(to: UInt32.self)
-                while first < width * height && p[first] == q[first] { first += 1 }
-                Issue.record("frame \(frames) (script step \(i)) differs first at x=\(first % width) y=\(first / width)")
-                return
-            }
+        let width = window.pixelWidth, height = window.pixelHeight
+        let frames = sideBySide(rounded, fast, window: window, script: script) { frame, step, a, b in
+            guard memcmp(a, b, width * 4 * height) != 0 else { return true }
+            var first = 0
+            let p = a.assumingMemoryBound(to: UInt32.self), q = b.assumingMemoryBound(to: UInt32.self)
+            while first < width * height && p[first] == q[first] { first += 1 }
+            Issue.record("frame \(frame) (script step \(step)) differs first at x=\(first % width) y=\(first / width)")
+            return false
         }
         #expect(rounded.core.renderer.rectangleClips == 0)
         #expect(fast.core.renderer.rectangleClips > frames / 2, "the rectangle clipped the pins in most frames: \(fast.core.renderer.rectangleClips) of \(frames)")
@@ -273,33 +284,24 @@ import Testing
         let steps = script(map: (f.minX, f.minY, f.size.width, f.size.height))
         let fills = try app(showTouches: false), sprites = try app(showTouches: false)
         fills.core.renderer.drawsPinsAsSprites = false
-        let window = Window(), geometry = window.geometry, width = window.pixelWidth, height = window.pixelHeight, stride = width * 4
-        let a = Buffer(bytes: stride * height), b = Buffer(bytes: stride * height)
-        var time = 1000.0, frames = 0, worst = 0, changed = 0, total = 0, outside = 0
-        for (i, step) in steps.enumerated() {
-            time += 16
-            for x in [fills, sprites] {
-                if !step.changes.isEmpty { x.handle(.touch(TouchFrame(time: time, changes: step.changes))) }
-                x.advance(to: time)
-            }
-            guard fills.needsFrame || i == 0 else { continue }
+        let window = Window(), width = window.pixelWidth, height = window.pixelHeight, stride = width * 4
+        var worst = 0, changed = 0, total = 0, outside = 0
+        let frames = sideBySide(fills, sprites, window: window, script: steps) { _, _, a, b in
             let pins = sprites.core.page.snapshot.pins.map(\.frame)
-            fills.draw(into: a.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
-            sprites.draw(into: b.pixels, width: width, height: height, stride: stride, geometry: geometry, clip: nil)
-            frames += 1
-            let p = a.pixels.assumingMemoryBound(to: UInt8.self), q = b.pixels.assumingMemoryBound(to: UInt8.self)
-            for row in 0..<height where memcmp(a.pixels + row * stride, b.pixels + row * stride, stride) != 0 {
-              for k in Swift.stride(from: row * stride, to: (row + 1) * stride, by: 4) {
-                var d = 0
-                for c in 0..<3 { d = max(d, abs(Int(p[k + c]) - Int(q[k + c]))) }
-                guard d > 0 else { continue }
-                changed += 1
-                total += d
-                worst = max(worst, d)
-                let x = Double(k / 4 % width) + 0.5, y = Double(k / 4 / width) + 0.5
-                if !pins.contains(where: { x > $0.minX - 4 && x < $0.maxX + 5 && y > $0.minY - 4 && y < $0.maxY + 6 }) { outside += 1 }
-              }
+            let p = a.assumingMemoryBound(to: UInt8.self), q = b.assumingMemoryBound(to: UInt8.self)
+            for row in 0..<height where memcmp(a + row * stride, b + row * stride, stride) != 0 {
+                for k in Swift.stride(from: row * stride, to: (row + 1) * stride, by: 4) {
+                    var d = 0
+                    for c in 0..<3 { d = max(d, abs(Int(p[k + c]) - Int(q[k + c]))) }
+                    guard d > 0 else { continue }
+                    changed += 1
+                    total += d
+                    worst = max(worst, d)
+                    let x = Double(k / 4 % width) + 0.5, y = Double(k / 4 / width) + 0.5
+                    if !pins.contains(where: { x > $0.minX - 4 && x < $0.maxX + 5 && y > $0.minY - 4 && y < $0.maxY + 6 }) { outside += 1 }
+                }
             }
+            return true
         }
         #expect(frames > 100)
         #expect(outside == 0, "only pixels around the pins change: \(outside) elsewhere")
