@@ -194,94 +194,23 @@ public final class PageRenderer {
             set(cr, Palette.muted)
             text(cr, "No map data", x: f.minX + 20, y: f.minY + 40, size: 18)
         }
+        // What is drawn over the map stays inside its rounded clip. (Clipping the pins by the plain
+        // rectangle where that looked the same was tried: the live window then drifted 2911 px
+        // from the headless replay in MeridianUnderCompositorTests.)
+        cairo_translate(cr, f.minX, f.minY)
+        drawPins(page, cr)
+        drawCallout(page, cr)
+        drawEditingOnMap(page, cr)
+        drawButtons(page, cr)
+        drawCompass(page, cr)
+        if page.hintUntil != nil { drawHint(page, cr) }
         cairo_restore(cr)
-        // What is drawn over the map, clipped to it, in its order; the pins by the map's rectangle
-        // where that clips them as the rounded one does (`rectangleClips`). Not the buttons: their
-        // strokes come out up to 3 levels apart under a rectangle clip.
-        // Pins in their order, in runs of those the rectangle clips right and those it does not.
-        let pins = zip(page.viewport.pinPlaces, page.viewport.pins).filter { !$0.1.isHidden }
-        var run: (start: Int, rectangle: Bool)?
-        for (i, (place, pin)) in pins.enumerated() {
-            let r = PageLayout.pinSize / 2 + (page.selectedPlace == place ? 3 : 0) + 4   // + shadow and antialiasing
-            let ink = Rect(x: pin.frame.center.x - r, y: pin.frame.center.y - r, width: 2 * r, height: 2 * r)
-            let rectangle = rectangleClips(ink, f, cr)
-            if let current = run, current.rectangle != rectangle {
-                overMap(cr, f, rectangle: current.rectangle) { drawPins(page, pins[current.start..<i], cr) }
-                run = nil
-            }
-            if run == nil { run = (i, rectangle) }
-        }
-        if let current = run { overMap(cr, f, rectangle: current.rectangle) { drawPins(page, pins[current.start...], cr) } }
-        overMap(cr, f, rectangle: false) {
-            drawCallout(page, cr)
-            drawEditingOnMap(page, cr)
-            drawButtons(page, cr)
-            drawCompass(page, cr)
-            if page.hintUntil != nil { drawHint(page, cr) }
-        }
     }
 
     static let mapCornerRadius = 12.0
-    /// Tests: clip the pins by the map's rounded rectangle too, as before `overMap` used its
-    /// rectangle, to compare the two to the byte.
-    var alwaysClipsOverlaysRounded = false
-    /// How many runs of pins were clipped by the map's rectangle (tests).
-    private(set) var rectangleClips = 0
 
-    /// Draws `body` in map coordinates, clipped to the map frame `f` (window px): by its rounded
-    /// rectangle, or by the plain rectangle where `rectangleClips` says that clips the same.
-    private func overMap(_ cr: OpaquePointer, _ f: Rect, rectangle: Bool, _ body: () -> Void) {
-        cairo_save(cr)
-        if rectangle {
-            cairo_rectangle(cr, f.minX, f.minY, f.size.width, f.size.height)
-            rectangleClips += 1
-        } else {
-            roundedRect(cr, f, radius: Self.mapCornerRadius)
-        }
-        cairo_clip(cr)
-        cairo_translate(cr, f.minX, f.minY)
-        body()
-        cairo_restore(cr)
-    }
-
-    /// Whether the plain rectangle of the map frame `f` clips a filled shape inside `ink` (map px)
-    /// as its rounded rectangle does: when `ink` keeps clear of the rounded corners and every
-    /// straight edge it comes near lies on the device pixel grid. The rectangle is then a pixel
-    /// region for cairo and costs nothing per fill, where a path clip is intersected with every
-    /// fill: the pins under the rounded clip were half the instructions of a warm pan frame
-    /// (callgrind, LATENCY.md). Filled circles come out the same to the byte either way
-    /// (PartialRedrawTests compares them); the buttons' strokes do not, so they keep the rounded clip.
-    private func rectangleClips(_ ink: Rect, _ f: Rect, _ cr: OpaquePointer) -> Bool {
-        !alwaysClipsOverlaysRounded && clearOfCorners(ink, f.size) && edgesItMeetsOnGrid(ink, f, cr)
-    }
-
-    /// `box` (map px) meets none of the squares at the map's corners, the only places where the
-    /// rounded clip and the rectangle differ (a box wholly outside the map is clipped away by both).
-    private func clearOfCorners(_ box: Rect, _ size: Size) -> Bool {
-        let r = Self.mapCornerRadius + 1
-        for (x, y) in [(0.0, 0.0), (size.width - r, 0), (0, size.height - r), (size.width - r, size.height - r)]
-        where box.minX < x + r && box.maxX > x && box.minY < y + r && box.maxY > y {
-            return false
-        }
-        return true
-    }
-
-    /// The edges of the map frame `f` (window px) that `box` (map px) comes within 2 px of fall
-    /// on whole device pixels: there the rounded clip's straight sides cut pixels as the
-    /// rectangle does (an edge between pixels gives both partial coverage, computed apart).
-    private func edgesItMeetsOnGrid(_ box: Rect, _ f: Rect, _ cr: OpaquePointer) -> Bool {
-        func onGrid(_ x0: Double, _ y0: Double) -> (x: Bool, y: Bool) {
-            var x = x0, y = y0
-            cairo_user_to_device(cr, &x, &y)
-            return (abs(x - x.rounded()) < 1e-6, abs(y - y.rounded()) < 1e-6)
-        }
-        let low = onGrid(f.minX, f.minY), high = onGrid(f.maxX, f.maxY), m = 2.0
-        return (box.minX >= m || low.x) && (box.maxX <= f.size.width - m || high.x)
-            && (box.minY >= m || low.y) && (box.maxY <= f.size.height - m || high.y)
-    }
-
-    private func drawPins(_ page: MeridianPage, _ pins: ArraySlice<(String, GestureView)>, _ cr: OpaquePointer) {
-        for (place, pin) in pins {
+    private func drawPins(_ page: MeridianPage, _ cr: OpaquePointer) {
+        for (place, pin) in zip(page.viewport.pinPlaces, page.viewport.pins) where !pin.isHidden {
             let selected = page.selectedPlace == place
             if drawsPinsAsSprites, drawPinSprite(cr, at: pin.frame.center, selected: selected) { continue }
             drawPin(cr, at: pin.frame.center, selected: selected)

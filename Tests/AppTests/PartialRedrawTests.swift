@@ -256,26 +256,6 @@ import Testing
         return frames
     }
 
-    /// The pins are clipped by the map's rectangle when they keep clear of its rounded corners (a
-    /// path clip made cairo intersect it with every fill: half a pan frame's work). Drawn so,
-    /// every frame of the pans, scrolls, flings and zooms is the same to the byte as with the
-    /// pins clipped by the rounded rectangle.
-    func pinsClippedByTheRectangleMatchTheRoundedClip(window: Window, script: [(changes: [TouchChange], fingerDown: Bool)]) throws {
-        let rounded = try app(showTouches: false, window: window), fast = try app(showTouches: false, window: window)
-        rounded.core.renderer.alwaysClipsOverlaysRounded = true
-        let width = window.pixelWidth, height = window.pixelHeight
-        let frames = sideBySide(rounded, fast, window: window, script: script) { frame, step, a, b in
-            guard memcmp(a, b, width * 4 * height) != 0 else { return true }
-            var first = 0
-            let p = a.assumingMemoryBound(to: UInt32.self), q = b.assumingMemoryBound(to: UInt32.self)
-            while first < width * height && p[first] == q[first] { first += 1 }
-            Issue.record("frame \(frame) (script step \(step)) differs first at x=\(first % width) y=\(first / width)")
-            return false
-        }
-        #expect(rounded.core.renderer.rectangleClips == 0)
-        #expect(fast.core.renderer.rectangleClips > frames / 2, "the rectangle clipped the pins in most frames: \(fast.core.renderer.rectangleClips) of \(frames)")
-    }
-
     /// The pins are composited from small images drawn once per look and quarter-pixel phase:
     /// against pins drawn as three fills each, over the pans, scrolls, flings and zooms, only
     /// pixels around the pins change, each by little (the centre moves by at most 1/8 px).
@@ -309,17 +289,6 @@ import Testing
         // levels on average, 42 at most.
         #expect(changed > 0 && Double(total) / Double(changed) < 10 && worst <= 64,
                 "the rims move by under 1/8 px: \(changed) pixels changed, by \(Double(total) / Double(max(changed, 1))) on average, \(worst) at most")
-    }
-
-    @Test func pinsClippedByTheMapsRectangleMatchItsRoundedClip() throws {
-        let f = try app(showTouches: false).core.page.mapFrameInWindow
-        try pinsClippedByTheRectangleMatchTheRoundedClip(window: Window(), script: script(map: (f.minX, f.minY, f.size.width, f.size.height)))
-    }
-
-    @Test func pinsClippedByTheMapsRectangleMatchItsRoundedClipAtScale2() throws {
-        let w = Window(width: 360, height: 720, scale: 2)
-        let f = try app(showTouches: false, window: w).core.page.mapFrameInWindow
-        try pinsClippedByTheRectangleMatchTheRoundedClip(window: w, script: flingScript(window: w, map: f))
     }
 
     @Test func threeRotatingBuffersRedrawingOnlyTheirDamageMatchFullRedrawsEveryFrame() throws {
