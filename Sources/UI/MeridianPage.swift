@@ -190,7 +190,8 @@ public final class MeridianPage {
     /// `page.scrollY`): the exact offset on the device pixel grid (`PageScroller`).
     public var scrollY: Double { scroller.drawnY }
     /// The exact scroll offset the page's motion keeps (drags, glides, bounces); the drawn one
-    /// differs from it by under half a buffer pixel (the dump's `page.exactScrollY`).
+    /// differs from it by at most half a buffer pixel, under one at an off-grid bottom end (the
+    /// dump's `page.exactScrollY`).
     public var exactScrollY: Double { scroller.y }
     public var contentHeight: Double { scroller.contentHeight }
     public var maxScrollY: Double { scroller.maxY }

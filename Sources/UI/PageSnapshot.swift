@@ -14,7 +14,8 @@ public struct PageSnapshot: Sendable {
     /// The offset the page is drawn and hit-tested at (on the device pixel grid); every frame
     /// below is measured against it.
     public var scrollY: Double
-    /// The exact offset the page's motion keeps, within half a buffer pixel of `scrollY`.
+    /// The exact offset the page's motion keeps, within half a buffer pixel of `scrollY` (one at
+    /// an off-grid bottom end).
     public var exactScrollY = 0.0
     public var contentHeight: Double
     public var mapFrame: Rect
