@@ -234,8 +234,9 @@ public final class PageRenderer {
     /// Tests: false draws every pin as three fills, as before the sprites.
     var drawsPinsAsSprites = true
     /// A pin drawn once into a small image per look, buffer scale and quarter-pixel phase of its
-    /// centre, then composited at whole device pixels: three antialiased fills cost cairo about
-    /// 37k instructions each, and a page of 15 pins was over a third of a warm pan frame.
+    /// centre, then composited at whole device pixels: three antialiased fills under the map's
+    /// rounded clip cost cairo about 49k instructions each, and 15 pins were 47% of a warm pan
+    /// frame's instructions (callgrind, LATENCY.md).
     private struct PinSpriteKey: Hashable {
         var selected: Bool
         var scale: Double
