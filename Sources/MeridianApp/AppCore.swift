@@ -27,8 +27,9 @@ final class AppCore {
 
     /// `session`: the document to show; when not given (tests, benchmarks), a scratch copy of
     /// the shipped sample that is never saved, so they never touch the user's files.
+    /// `scrollOnPixelGrid`: nil asks the environment (`MERIDIAN_EXACT_SCROLL=1` turns it off).
     init(options: Options, mapData: MapData?, synchronousTiles: Bool, scale: Double,
-         session: DocumentSession?? = nil, view: ViewState? = nil) {
+         session: DocumentSession?? = nil, view: ViewState? = nil, scrollOnPixelGrid: Bool? = nil) {
         let session = session ?? DocumentSession.scratchSample()
         self.session = session
         let places = session?.pagePlaces ?? []
@@ -54,6 +55,8 @@ final class AppCore {
                 configuration.zoom = mapData?.startZoom
             }
         }
+        // To compare: the page drawn at its exact scroll offset (glides then redraw the window).
+        configuration.scrollOnPixelGrid = scrollOnPixelGrid ?? (getenv("MERIDIAN_EXACT_SCROLL").map { String(cString: $0) } != "1")
         self.configuration = configuration
         page = MeridianPage(configuration, places: places)
         if let view, configuration.center == view.center {
@@ -144,7 +147,7 @@ final class AppCore {
             let fresh = MeridianPage(c, places: places)
             fresh.renderScale = page.renderScale
             fresh.advance(to: page.now)
-            fresh.restoreView(scrollY: page.scrollY, selectedPlace: page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)))
+            fresh.restoreView(scrollY: page.exactScrollY, selectedPlace: page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)))
             if let until = page.undoShownUntil { fresh.showUndo(until: until) }
             earlierLog += page.log
             page = fresh
@@ -171,7 +174,7 @@ final class AppCore {
         guard let session, session.persistent else { return }
         let selected = page.selectedPin.flatMap(MeridianPage.placeID(ofPin:)).map(PlaceID.init)
         let view = ViewState(documentPath: session.document.path, center: page.camera.centerCoordinate,
-                             zoom: page.camera.zoom, scrollY: page.scrollY, selected: selected)
+                             zoom: page.camera.zoom, scrollY: page.exactScrollY, selected: selected)
         do {
             try view.save(paths: .current)
         } catch {

@@ -17,14 +17,15 @@ public final class LatencyHarness {
         public var description: String
     }
 
-    /// The page at `width` x `height` logical px, buffer scale 1, over the shipped data.
-    public init(width: Int, height: Int) throws(Unavailable) {
+    /// The page at `width` x `height` logical px, buffer scale 1, over the shipped data;
+    /// `exactScroll` draws it at its exact scroll offset instead of on the pixel grid.
+    public init(width: Int, height: Int, exactScroll: Bool = false) throws(Unavailable) {
         let shipped = MapData.shipped()
         guard let data = shipped.data else { throw Unavailable(description: shipped.problem ?? "no map data") }
         var options = Options()
         options.width = width
         options.height = height
-        core = AppCore(options: options, mapData: data, synchronousTiles: false, scale: 1)
+        core = AppCore(options: options, mapData: data, synchronousTiles: false, scale: 1, scrollOnPixelGrid: !exactScroll)
         self.width = width
         self.height = height
     }
@@ -94,4 +95,6 @@ public final class LatencyHarness {
         return (f.minX, f.minY, f.size.width, f.size.height)
     }
     public var scrollY: Double { core.page.scrollY }
+    /// True while the page or the map moves by itself (a glide, a bounce, an animated zoom).
+    public var isAnimating: Bool { core.page.isAnimating }
 }

@@ -93,7 +93,8 @@ final class LiveApp: WaylandApp {
         }
         let scale = geometry.scale
         // A scroll is copied only by whole buffer pixels from a whole-pixel position: then the
-        // copied rows are what drawing them anew would give, to the byte.
+        // copied rows are what drawing them anew would give, to the byte. The page keeps its
+        // drawn offset on the device pixel grid (PageScroller), so glides and bounces are too.
         if let s = core.pendingScroll, let rows = Self.wholePixels(s.dy * scale), Self.wholePixels(s.from * scale) != nil {
             return FrameDamage(scroll: rows, rects: s.rects.compactMap(pixels))
         }
@@ -101,10 +102,11 @@ final class LiveApp: WaylandApp {
         return FrameDamage(rects: pixels(changed).map { [$0] } ?? [])
     }
 
-    /// `v` as an integer when it is one.
+    /// `v` as an integer when it is one, to within the rounding of a logical offset on the grid
+    /// of a fractional scale (k / 1.5 * 1.5 may miss k by an ulp; cairo's fixed point does not).
     static func wholePixels(_ v: Double) -> Int? {
-        guard v.isFinite, abs(v) < 1e9, v.rounded() == v else { return nil }
-        return Int(v)
+        guard v.isFinite, abs(v) < 1e9, abs(v.rounded() - v) < 1e-6 else { return nil }
+        return Int(v.rounded())
     }
 
     func draw(into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,

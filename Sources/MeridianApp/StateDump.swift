@@ -98,7 +98,8 @@ enum StateDump {
             ("version", .int(1)),
             ("window", .object([("width", .number(core.page.layout.windowWidth)), ("height", .number(core.page.layout.windowHeight)),
                                 ("scale", .number(core.scale))])),
-            ("page", .object([("scrollY", .number(s.scrollY)), ("contentHeight", .number(s.contentHeight))])),
+            ("page", .object([("scrollY", .number(s.scrollY)), ("contentHeight", .number(s.contentHeight)),
+                              ("exactScrollY", .number(s.exactScrollY))])),
             ("map", .object([
                 ("frame", rect(s.mapFrame)),
                 ("center", .object([("lat", .number(s.center.latitude)), ("lon", .number(s.center.longitude))])),

@@ -126,9 +126,9 @@ extension MeridianPage {
         case "space":
             scrollBy((k.modifiers.contains(.shift) ? -0.9 : 0.9) * layout.windowHeight)
         case "Home":
-            scrollBy(-scrollY)
+            scrollBy(-exactScrollY)
         case "End":
-            scrollBy(maxScrollY - scrollY)
+            scrollBy(maxScrollY - exactScrollY)
         case "Tab", "ISO_Left_Tab":
             moveFocus(backwards: k.keysym == "ISO_Left_Tab" || k.modifiers.contains(.shift))
         case "Return", "KP_Enter":
@@ -181,9 +181,9 @@ extension MeridianPage {
     private func revealFocused() {
         guard let id = focus.current, let frame = targetFrameInPage(id) else { return }
         if frame.minY < scrollY + PageLayout.headerHeight {
-            scrollBy(frame.minY - PageLayout.headerHeight - scrollY)
+            scrollBy(frame.minY - PageLayout.headerHeight - exactScrollY)
         } else if frame.maxY > scrollY + layout.windowHeight {
-            scrollBy(frame.maxY - layout.windowHeight + 16 - scrollY)
+            scrollBy(frame.maxY - layout.windowHeight + 16 - exactScrollY)
         }
     }
 

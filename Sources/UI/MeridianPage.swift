@@ -91,7 +91,10 @@ public final class MeridianPage {
     /// Buffer pixels per logical pixel, so a settled zoom can be made crisp for the renderer.
     public var renderScale: Double {
         get { viewport.renderScale }
-        set { viewport.renderScale = newValue }
+        set {
+            viewport.renderScale = newValue
+            scroller.pixelScale = newValue
+        }
     }
     var page: GestureView { scroller.view }
     var map: GestureView { viewport.view }
@@ -131,6 +134,9 @@ public final class MeridianPage {
         public var showHitAreas: Bool
         /// Two-finger twists, touchpad rotation, Shift+arrows and right-button drags turn the map.
         public var allowsRotation: Bool
+        /// The page is drawn at its scroll offset rounded to whole buffer pixels (`PageScroller`);
+        /// false draws it at the exact offset (`MERIDIAN_EXACT_SCROLL=1`, to compare).
+        public var scrollOnPixelGrid = true
 
         public init(width: Double, height: Double, center: Coordinate? = nil, zoom: Double? = nil, showHitAreas: Bool = false,
                     allowsRotation: Bool = true) {
@@ -160,6 +166,7 @@ public final class MeridianPage {
         editing = PlaceEditing(places: places)
         graph = PageGestureGraph(page: scroller.view, map: viewport.view, pins: viewport.pins,
                                  targets: viewport.buttons + list.rows + editing.targets)
+        scroller.snapsToPixels = configuration.scrollOnPixelGrid
         scroller.onScroll = { [unowned self] old in pageScrolled(from: old) }
         // The callout's "Add place here" follows the camera; the row controls, the selection.
         viewport.onChange = { [unowned self] in
@@ -173,7 +180,13 @@ public final class MeridianPage {
 
     // MARK: Geometry
 
-    public var scrollY: Double { scroller.y }
+    /// The scroll offset the page is drawn at, hit-tested at and reported at (the state dump's
+    /// `page.scrollY`): the exact offset on the device pixel grid (`PageScroller`).
+    public var scrollY: Double { scroller.drawnY }
+    /// The exact scroll offset the page's motion keeps (drags, glides, bounces); the drawn one
+    /// differs from it by at most half a buffer pixel, under one at an off-grid bottom end (the
+    /// dump's `page.exactScrollY`).
+    public var exactScrollY: Double { scroller.y }
     public var contentHeight: Double { scroller.contentHeight }
     public var maxScrollY: Double { scroller.maxY }
 

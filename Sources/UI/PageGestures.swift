@@ -138,9 +138,11 @@ extension MeridianPage {
     }
 
     /// The finger let go: glide on, or spring back from an overscroll.
+    /// The finger let go of the page. Nothing on screen changes by that alone: the glide or the
+    /// spring it starts moves the page frame by frame, each move a scroll the window can copy
+    /// (a whole-window invalidation here made the next frames redraw everything instead).
     func releaseScroll(velocity: Double) {
         scroller.release(velocity: velocity, at: now)
-        invalidate()
     }
 
     /// Fingers on the map: zoom follows the pinch, and the world point that was under the

@@ -194,6 +194,9 @@ public final class PageRenderer {
             set(cr, Palette.muted)
             text(cr, "No map data", x: f.minX + 20, y: f.minY + 40, size: 18)
         }
+        // What is drawn over the map stays inside its rounded clip. (Clipping the pins by the plain
+        // rectangle where that looked the same was tried: the live window then drifted 2911 px
+        // from the headless replay in MeridianUnderCompositorTests.)
         cairo_translate(cr, f.minX, f.minY)
         drawPins(page, cr)
         drawCallout(page, cr)
@@ -208,19 +211,88 @@ public final class PageRenderer {
 
     private func drawPins(_ page: MeridianPage, _ cr: OpaquePointer) {
         for (place, pin) in zip(page.viewport.pinPlaces, page.viewport.pins) where !pin.isHidden {
-            let c = pin.frame.center
             let selected = page.selectedPlace == place
-            let r = PageLayout.pinSize / 2 + (selected ? 3 : 0)
-            cairo_set_source_rgba(cr, 0, 0, 0, 0.25)
-            cairo_arc(cr, c.x + 1, c.y + 2, r, 0, 2 * Double.pi)
-            cairo_fill(cr)
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_arc(cr, c.x, c.y, r, 0, 2 * Double.pi)
-            cairo_fill(cr)
-            set(cr, selected ? Palette.pinSelected : Palette.pin)
-            cairo_arc(cr, c.x, c.y, r - 3, 0, 2 * Double.pi)
-            cairo_fill(cr)
+            if drawsPinsAsSprites, drawPinSprite(cr, at: pin.frame.center, selected: selected) { continue }
+            drawPin(cr, at: pin.frame.center, selected: selected)
         }
+    }
+
+    /// One pin: a shadow, a white disc and a coloured one, centred on `c` (user space).
+    private func drawPin(_ cr: OpaquePointer, at c: Point, selected: Bool) {
+        let r = PageLayout.pinSize / 2 + (selected ? 3 : 0)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.25)
+        cairo_arc(cr, c.x + 1, c.y + 2, r, 0, 2 * Double.pi)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_arc(cr, c.x, c.y, r, 0, 2 * Double.pi)
+        cairo_fill(cr)
+        set(cr, selected ? Palette.pinSelected : Palette.pin)
+        cairo_arc(cr, c.x, c.y, r - 3, 0, 2 * Double.pi)
+        cairo_fill(cr)
+    }
+
+    /// Tests: false draws every pin as three fills, as before the sprites.
+    var drawsPinsAsSprites = true
+    /// A pin drawn once into a small image per look, buffer scale and quarter-pixel phase of its
+    /// centre, then composited at whole device pixels: three antialiased fills under the map's
+    /// rounded clip cost cairo about 49k instructions each, and 15 pins were 47% of a warm pan
+    /// frame's instructions (callgrind, LATENCY.md).
+    private struct PinSpriteKey: Hashable {
+        var selected: Bool
+        var scale: Double
+        var phaseX: Int, phaseY: Int
+    }
+    private var pinSprites: [PinSpriteKey: (surface: OpaquePointer, margin: Int)] = [:]
+
+    deinit {
+        for s in pinSprites.values { cairo_surface_destroy(s.surface) }
+    }
+
+    /// Composites the pin centred on `c` (user space) from its sprite: its centre is placed to a
+    /// quarter of a device pixel (at most 1/8 px from the exact one). False when the transform is
+    /// not a plain scale and translation (the caller draws the pin itself).
+    private func drawPinSprite(_ cr: OpaquePointer, at c: Point, selected: Bool) -> Bool {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        guard m.xy == 0, m.yx == 0, m.xx > 0, m.xx == m.yy, m.xx <= 8 else { return false }
+        var dx = c.x, dy = c.y
+        cairo_user_to_device(cr, &dx, &dy)
+        guard dx.isFinite, dy.isFinite, abs(dx) < 1e6, abs(dy) < 1e6 else { return false }
+        let qx = (dx * 4).rounded(), qy = (dy * 4).rounded()
+        let ix = Int((qx / 4).rounded(.down)), iy = Int((qy / 4).rounded(.down))
+        let key = PinSpriteKey(selected: selected, scale: m.xx, phaseX: Int(qx) - 4 * ix, phaseY: Int(qy) - 4 * iy)
+        guard let sprite = pinSprite(key) else { return false }
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        let x = Double(ix - sprite.margin), y = Double(iy - sprite.margin), n = Double(2 * sprite.margin)
+        cairo_set_source_surface(cr, sprite.surface, x, y)
+        cairo_rectangle(cr, x, y, n, n)
+        cairo_fill(cr)
+        cairo_restore(cr)
+        return true
+    }
+
+    private func pinSprite(_ key: PinSpriteKey) -> (surface: OpaquePointer, margin: Int)? {
+        if let s = pinSprites[key] { return s }
+        if pinSprites.count >= 128 {
+            for s in pinSprites.values { cairo_surface_destroy(s.surface) }
+            pinSprites.removeAll()
+        }
+        // The disc, its shadow 1,2 px off and a pixel of antialiasing, in device pixels.
+        let r = PageLayout.pinSize / 2 + (key.selected ? 3 : 0)
+        let margin = Int(((r + 4) * key.scale).rounded(.up)) + 1
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(2 * margin), Int32(2 * margin)) else { return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let sc = cairo_create(surface) else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        cairo_translate(sc, Double(margin) + Double(key.phaseX) / 4, Double(margin) + Double(key.phaseY) / 4)
+        cairo_scale(sc, key.scale, key.scale)
+        drawPin(sc, at: .zero, selected: key.selected)
+        cairo_destroy(sc)
+        cairo_surface_flush(surface)
+        pinSprites[key] = (surface, margin)
+        return (surface, margin)
     }
 
     private func drawButtons(_ page: MeridianPage, _ cr: OpaquePointer) {

@@ -1,9 +1,15 @@
 import Gestures
 import Input
 
-/// The page's vertical scrolling: the offset (the page view's bounds origin), the glide after
-/// a fling, the rubber band past either end and the spring back from it. It knows nothing of
-/// what is on the page: the page tells it the window's and the content's heights.
+/// The page's vertical scrolling: the offset, the glide after a fling, the rubber band past
+/// either end and the spring back from it. It knows nothing of what is on the page: the page
+/// tells it the window's and the content's heights and the buffer's scale.
+///
+/// Two offsets: `y`, exact, is what the physics moves (drags, glides, bounces, springs); the
+/// page view's bounds origin, `drawnY`, is `y` rounded to the device pixel grid (whole buffer
+/// pixels at `pixelScale`). The page is drawn, hit-tested and reported at `drawnY`, so every
+/// frame of a glide or a bounce moves the page by whole buffer pixels and the window can copy
+/// its rows instead of drawing it anew.
 final class PageScroller {
     /// The scrolling view: everything on the page is its child.
     let view: GestureView
@@ -14,8 +20,14 @@ final class PageScroller {
     private(set) var motion: ScrollMotion?
     /// The offset when the finger scrolling the page landed.
     private var atGestureStart = 0.0
-    /// Called after every change of the offset, with the offset before it.
+    /// Called after every change of the drawn offset, with the drawn offset before it.
     var onScroll: (_ from: Double) -> Void = { _ in }
+    /// The exact offset (logical px); `drawnY` follows it on the device pixel grid.
+    private(set) var y = 0.0
+    /// Buffer pixels per logical pixel: the grid `drawnY` keeps to.
+    var pixelScale = 1.0 {
+        didSet { if pixelScale != oldValue { snap() } }
+    }
 
     init(view: GestureView, windowHeight: Double, contentHeight: Double) {
         self.view = view
@@ -23,14 +35,37 @@ final class PageScroller {
         self.contentHeight = contentHeight
     }
 
-    var y: Double { view.boundsOrigin.y }
+    /// The offset the page is drawn and hit-tested at: `y` on the device pixel grid.
+    var drawnY: Double { view.boundsOrigin.y }
     var maxY: Double { max(0, contentHeight - windowHeight) }
     var isGliding: Bool { if case .glide = motion { true } else { false } }
 
     func set(_ y: Double) {
+        guard y.isFinite else { return }
+        self.y = y
+        snap()
+    }
+
+    /// `y` rounded to whole buffer pixels (at scale 1.5, multiples of 2/3 logical px). An exact
+    /// offset already on the grid is kept as it is.
+    static func onPixelGrid(_ y: Double, scale: Double) -> Double {
+        guard scale > 0, scale.isFinite else { return y }
+        let device = y * scale, whole = device.rounded()
+        return whole == device ? y : whole / scale + 0   // + 0: -0 is 0
+    }
+
+    /// False draws the page at the exact offset (`MERIDIAN_EXACT_SCROLL=1`, to compare): then a
+    /// glide's fractional offsets cannot be copied and every glide frame redraws the window.
+    var snapsToPixels = true
+
+    private func snap() {
         let old = view.boundsOrigin.y
-        guard y != old else { return }
-        view.boundsOrigin.y = y
+        var drawn = snapsToPixels ? Self.onPixelGrid(y, scale: pixelScale) : y
+        // Inside the page the drawn offset stays inside it: a bottom end off the grid is not
+        // rounded past (the page would show a sliver below its end while at rest there).
+        if snapsToPixels, y <= maxY, drawn > maxY, pixelScale > 0 { drawn = max(0, (y * pixelScale).rounded(.down) / pixelScale) }
+        guard drawn != old else { return }
+        view.boundsOrigin.y = drawn
         onScroll(old)
     }
 

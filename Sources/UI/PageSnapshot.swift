@@ -11,7 +11,12 @@ public struct PageSnapshot: Sendable {
         public var coordinate: Coordinate?
     }
 
+    /// The offset the page is drawn and hit-tested at (on the device pixel grid); every frame
+    /// below is measured against it.
     public var scrollY: Double
+    /// The exact offset the page's motion keeps, within half a buffer pixel of `scrollY` (one at
+    /// an off-grid bottom end).
+    public var exactScrollY = 0.0
     public var contentHeight: Double
     public var mapFrame: Rect
     public var center: Coordinate
@@ -56,6 +61,7 @@ extension MeridianPage {
                             targets: targets, log: log, selectedPin: selectedPin, focused: focusedTarget?.name,
                             observedMapTaps: observedMapTaps, hintVisible: hintUntil != nil)
         snapshot.bearing = camera.bearing
+        snapshot.exactScrollY = exactScrollY
         return snapshot
     }
 }

@@ -237,7 +237,7 @@ extension MeridianPage {
         let row = layout.rowFrame(i)
         guard row.minY < scrollY + PageLayout.headerHeight || row.maxY > scrollY + layout.windowHeight else { return }
         let target = min(max(row.maxY - layout.windowHeight + 96, 0), maxScrollY)
-        scroller.animate(by: target - scrollY, at: now)
+        scroller.animate(by: target - exactScrollY, at: now)
     }
 
     // MARK: Undo after a delete

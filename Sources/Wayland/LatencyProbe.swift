@@ -14,7 +14,9 @@ import Input
 /// from the compositor, mapped onto our clock). With presentation feedback the line is written
 /// when the feedback comes; a commit the compositor discarded hands its frames to the next one.
 /// `meridian-bench latency` reads it. Off (nil) unless the variable is set, so the loop pays
-/// one nil check per frame and per commit.
+/// one nil check per frame and per commit. With `MERIDIAN_LATENCY_MOTION=1` a commit that shows
+/// no new input (a glide, a bounce, an animation, tiles landing) writes a line of kind `motion`
+/// too, its input and event times being the start of its drawing.
 final class LatencyProbe {
     private let file: UnsafeMutablePointer<FILE>
     /// Frames waiting for the commit that first shows them: arrival time and kind.
@@ -22,6 +24,8 @@ final class LatencyProbe {
     private var drawStart: Double?
     /// Commits waiting for presentation feedback, oldest first, with the frames they show.
     private var inFlight: [(sequence: UInt64, commit: Double, draw: Double, frames: [Waiting])] = []
+    /// Commits that show no new input are logged too (kind `motion`).
+    let logsMotion: Bool
 
     private struct Waiting {
         var arrival: Double
@@ -35,7 +39,8 @@ final class LatencyProbe {
         guard let value = getenv("MERIDIAN_LATENCY_LOG") else { return nil }
         let path = String(cString: value)
         guard !path.isEmpty else { return nil }
-        guard let probe = LatencyProbe(path: path) else {
+        let motion = getenv("MERIDIAN_LATENCY_MOTION").map { String(cString: $0) == "1" } ?? false
+        guard let probe = LatencyProbe(path: path, logsMotion: motion) else {
             printError("meridian: cannot write the latency log \(path): \(String(cString: strerror(errno)))")
             return nil
         }
@@ -43,9 +48,10 @@ final class LatencyProbe {
     }
 
     /// Opens (truncates) the log at `path`; nil when it cannot be written.
-    init?(path: String) {
+    init?(path: String, logsMotion: Bool = false) {
         guard let f = fopen(path, "w") else { return nil }
         file = f
+        self.logsMotion = logsMotion
     }
 
     deinit { fclose(file) }
@@ -66,6 +72,7 @@ final class LatencyProbe {
     func committed(at time: Double, sequence: UInt64? = nil) {
         let start = drawStart ?? time
         drawStart = nil
+        if waiting.isEmpty && logsMotion { waiting.append(Waiting(arrival: start, event: start, kind: "motion")) }
         if let sequence {
             inFlight.append((sequence, time, start, waiting))
         } else {

@@ -23,6 +23,10 @@ enum LatencyBench {
     /// Headless rounds of each gesture pair (there and back).
     static let headlessRounds = 3
 
+    /// `MERIDIAN_LATENCY_PROFILE=pan`: only the headless pans, for a profiler (callgrind with
+    /// `--toggle-collect='*drawLikeTheWindow*'` sees just the warm pan frames' drawing).
+    static var profilesPansOnly: Bool { getenv("MERIDIAN_LATENCY_PROFILE").map { String(cString: $0) == "pan" } ?? false }
+
     static func run() {
         var mapFrame = (x: 16.0, y: 184.0, width: 1888.0, height: 560.0)
         do {
@@ -32,7 +36,61 @@ enum LatencyBench {
         } catch {
             Bench.progress("latency headless: not run: \(error)")
         }
+        guard !profilesPansOnly else { return }
+        // The same flings with the page drawn at its exact scroll offset, as before the pixel grid:
+        // glide frames then redraw the whole window. Both in this run, one after the other.
+        do {
+            try glides(LatencyHarness(width: width, height: height), offsets: "grid")
+            try glides(LatencyHarness(width: width, height: height, exactScroll: true), offsets: "exact")
+        } catch {
+            Bench.progress("latency headless glides: not run: \(error)")
+        }
         LatencyUnderCompositor.run(mapFrame: mapFrame)
+    }
+
+    /// The frames of a page fling's glide and bounce, which no input drives: per frame `advance`
+    /// and drawing as the live loop does (by buffer age; a scroll by whole pixels copied).
+    /// `offsets`: `grid`, the page drawn on the pixel grid (copies), or `exact` (whole redraws).
+    static func glides(_ h: LatencyHarness, offsets: String) {
+        let stride = width * 4
+        let pixels = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
+        defer { pixels.deallocate() }
+        var clock = 1000.0
+        _ = settle(h, pixels: pixels, stride: stride, clock: &clock)
+        var wall: [Double] = [], cpu: [Double] = []
+        for _ in 0..<2 {
+            for g in LatencyGestures.flings(width: Double(width), height: Double(height)) {
+                for changes in g.frames {
+                    clock += LatencyGestures.frameInterval
+                    h.handle(.touch(TouchFrame(time: clock, changes: changes)))
+                    h.advance(to: clock)
+                    if h.needsFrame { h.drawLikeTheWindow() }
+                }
+                // The finger is up: the glide (and a bounce at an end) runs by itself.
+                var steps = 0
+                while h.isAnimating && steps < 400 {
+                    steps += 1
+                    clock += LatencyGestures.frameInterval
+                    _ = h.waitForTiles(timeout: 0)
+                    let t0 = Bench.now(), c0 = threadCPU()
+                    h.advance(to: clock)
+                    guard h.needsFrame else { continue }
+                    h.drawLikeTheWindow()
+                    wall.append(Double(Bench.now() - t0) / 1e6)
+                    cpu.append(Double(threadCPU() - c0) / 1e6)
+                }
+                _ = settle(h, pixels: pixels, stride: stride, clock: &clock)
+            }
+        }
+        guard !wall.isEmpty else {
+            Bench.progress("latency headless glides (\(offsets)): no glide frame")
+            return
+        }
+        Bench.progress("latency headless: fling glide frames, page drawn at \(offsets) offsets: \(wall.count) frames, "
+            + "median \(Bench.format(Bench.quantile(wall, 0.5))) ms (CPU \(Bench.format(Bench.quantile(cpu, 0.5))) ms)")
+        Bench.emit([("suite", "latency"), ("metric", "fling_glide_frame_ms"), ("size", size), ("mode", "headless"),
+                    ("scroll_offsets", offsets), ("median", Bench.quantile(wall, 0.5)), ("p90", Bench.quantile(wall, 0.9)),
+                    ("p99", Bench.quantile(wall, 0.99)), ("cpu_median", Bench.quantile(cpu, 0.5)), ("runs", wall.count)])
     }
 
     /// Per-frame costs of one gesture kind in the headless run.
@@ -61,7 +119,9 @@ enum LatencyBench {
 
         var gestures: [LatencyGestures.Gesture] = []
         for _ in 0..<headlessRounds { gestures += LatencyGestures.pans(map: h.mapFrame) }
-        for _ in 0..<headlessRounds { gestures += LatencyGestures.scrolls(width: Double(width), height: Double(height)) }
+        if !profilesPansOnly {
+            for _ in 0..<headlessRounds { gestures += LatencyGestures.scrolls(width: Double(width), height: Double(height)) }
+        }
 
         var samples: [String: Samples] = [:]
         for g in gestures {

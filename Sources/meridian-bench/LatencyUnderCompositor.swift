@@ -13,10 +13,12 @@ enum LatencyUnderCompositor {
     static func run(mapFrame: (x: Double, y: Double, width: Double, height: Double)) {
         for hz in refreshRates {
             for pacing in pacings {
-                do {
-                    try measure(mapFrame: mapFrame, refreshHz: hz, pacing: pacing, weston: false)
-                } catch {
-                    Bench.progress("latency compositor \(hz) Hz, \(pacing) pacing: not run: \(error)")
+                for offsets in scrollOffsets {
+                    do {
+                        try measure(mapFrame: mapFrame, refreshHz: hz, pacing: pacing, weston: false, scrollOffsets: offsets)
+                    } catch {
+                        Bench.progress("latency compositor \(hz) Hz, \(pacing) pacing, \(offsets) offsets: not run: \(error)")
+                    }
                 }
             }
         }
@@ -51,6 +53,17 @@ enum LatencyUnderCompositor {
         }
     }
 
+    /// Where the page is drawn while it scrolls: `grid` (rounded to whole pixels, the default) or
+    /// `exact` (`MERIDIAN_EXACT_SCROLL=1` in the client: glide frames redraw the whole window).
+    /// `MERIDIAN_LATENCY_SCROLL=both` runs each, one after the other.
+    static var scrollOffsets: [String] {
+        switch ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_SCROLL"] {
+        case "both": return ["grid", "exact"]
+        case "exact": return ["exact"]
+        default: return ["grid"]
+        }
+    }
+
     /// `MERIDIAN_LATENCY_REFRESH=60` (a comma list) limits the run; default 60 and 120 Hz.
     static var refreshRates: [Int] {
         guard let v = ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_REFRESH"] else { return [60, 120] }
@@ -75,6 +88,8 @@ enum LatencyUnderCompositor {
         var end: Double
         /// Commits the client made meanwhile, for input or not (tiles landing, animations).
         var commits: Int
+        /// When the client was idle again after it (a fling's glide over, tiles in).
+        var settled: Double
     }
 
     /// Not `--fullscreen`: the kiosk compositor configures toplevels maximized and never grants
@@ -85,7 +100,7 @@ enum LatencyUnderCompositor {
     static let arguments = ["--size", LatencyBench.size]
 
     static func measure(mapFrame: (x: Double, y: Double, width: Double, height: Double), refreshHz: Int,
-                        pacing: String, weston: Bool) throws(BenchUnavailable) {
+                        pacing: String, weston: Bool, scrollOffsets: String = "grid") throws(BenchUnavailable) {
         let mode = weston ? "weston" : "compositor"
         let westonSocket = "meridian-weston-\(getpid())"
         if weston && access("/usr/bin/weston", X_OK) != 0 { throw BenchUnavailable("weston is not installed (/usr/bin/weston)") }
@@ -109,6 +124,8 @@ enum LatencyUnderCompositor {
         var env = session.clientEnvironment()
         env["MERIDIAN_LATENCY_LOG"] = logPath
         env["MERIDIAN_FRAME_PACING"] = pacing
+        env["MERIDIAN_LATENCY_MOTION"] = "1"   // glide frames are logged too (kind motion)
+        if scrollOffsets == "exact" { env["MERIDIAN_EXACT_SCROLL"] = "1" }
         if weston {
             env["WAYLAND_DISPLAY"] = westonSocket
             // Weston's own window first: meridian connects to the socket weston makes.
@@ -152,11 +169,12 @@ enum LatencyUnderCompositor {
             let offset = weston ? westonOffset : (x: 0, y: 0)
             let errors = try session.send(g.frames.flatMap { LatencyGestures.commands($0, offset: offset) }, timeout: 30)
             let end = Double(Bench.now()) / 1e6
-            windows.append(Window(kind: g.kind, tiles: tiles, start: start, end: end, commits: try session.commits() - before))
+            windows.append(Window(kind: g.kind, tiles: tiles, start: start, end: end, commits: try session.commits() - before, settled: end))
             Bench.progress("latency compositor \(refreshHz) Hz: \(g.kind) (\(tiles)) \(windows.count): \(g.frames.count) touch frames injected, "
                 + "\(windows[windows.count - 1].commits) commits")
             if let e = errors.first { Bench.progress("latency compositor: \(g.kind): \(errors.count) commands refused, first: \(e)") }
             _ = try session.send(["wait-idle 300 20000"], timeout: 25)   // fling over, tiles in
+            windows[windows.count - 1].settled = Double(Bench.now()) / 1e6
         }
 
         client.terminate()   // SIGTERM: a clean exit through the loop, which flushes the probe's log
@@ -168,21 +186,22 @@ enum LatencyUnderCompositor {
             throw BenchUnavailable("meridian wrote no latency log (\(logPath)); its output: "
                 + ((try? String(contentsOfFile: clientLog, encoding: .utf8)) ?? ""))
         }
-        report(LatencyLog.parse(text), windows: windows, binary: meridian, mode: mode, refreshHz: refreshHz, pacing: pacing)
+        report(LatencyLog.parse(text), windows: windows, binary: meridian, mode: mode, refreshHz: refreshHz, pacing: pacing,
+               scrollOffsets: scrollOffsets)
     }
 
     /// Pans and pinches first in each round (the ground they uncover is what makes tiles cold).
     static func kindOrder(_ kind: String) -> Int { ["pan": 0, "pinch": 1, "scroll": 2, "fling": 3][kind] ?? 4 }
 
     static func report(_ entries: [LatencyLog.Entry], windows: [Window], binary: String, mode: String, refreshHz: Int,
-                       pacing: String) {
+                       pacing: String, scrollOffsets: String) {
         if entries.isEmpty {
             Bench.progress("latency compositor: the latency log is empty — is \(binary) older than the probe? "
                 + "(swift build -c release --product meridian)")
         }
         let period = 1000 / Double(refreshHz)
         let base: [(String, Any)] = [("suite", "latency"), ("size", LatencyBench.size), ("mode", mode),
-                                            ("refresh_hz", refreshHz), ("pacing", pacing)]
+                                            ("refresh_hz", refreshHz), ("pacing", pacing), ("scroll_offsets", scrollOffsets)]
         func stats(_ v: [Double]) -> [(String, Any)] {
             [("median", Bench.quantile(v, 0.5)), ("p90", Bench.quantile(v, 0.9)), ("p99", Bench.quantile(v, 0.99)), ("runs", v.count)]
         }
@@ -218,6 +237,19 @@ enum LatencyUnderCompositor {
                 if kind == "pan" && tiles == "warm" {
                     // The live loop's own work for a frame in which only the map moved, tiles cached.
                     Bench.emit(base + [("metric", "window_warm_pan_frame_ms")] + stats(draw))
+                }
+                if kind == "fling" {
+                    // After the lift: the glide and the bounce, commits that show no input.
+                    let glide = gestureWindows.flatMap { w in
+                        entries.filter { $0.kind == "motion" && $0.drawStart > w.end && $0.drawStart <= w.settled }
+                    }
+                    if !glide.isEmpty {
+                        let glideDraw = glide.map { $0.commit - $0.drawStart }
+                        Bench.emit(base + [("metric", "fling_glide_draw_to_commit_ms")] + tag + stats(glideDraw))
+                        Bench.progress("latency \(mode) \(refreshHz) Hz, \(pacing), \(scrollOffsets) offsets: fling (\(tiles)) glide: "
+                            + "\(glide.count) frames, draw→commit median \(Bench.format(Bench.quantile(glideDraw, 0.5))) ms, "
+                            + "p99 \(Bench.format(Bench.quantile(glideDraw, 0.99))) ms")
+                    }
                 }
                 let frames = Set(mine.map(\.commit)).count
                 let allCommits = gestureWindows.reduce(0) { $0 + $1.commits }

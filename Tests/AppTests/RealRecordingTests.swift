@@ -42,7 +42,10 @@ import UI
     /// down put the map and where they are, and the same for the page.
     struct Following {
         var worstMapError = 0.0
+        /// The exact scroll offset against the finger, per frame.
         var worstPageError = 0.0
+        /// The drawn offset against the exact one (the page is drawn on the device pixel grid).
+        var worstDrawnError = 0.0
         var mapFramesChecked = 0
         var pageFramesChecked = 0
         var page: MeridianPage
@@ -61,7 +64,7 @@ import UI
                 continue
             }
             let before = fingers
-            let camera = page.camera, scroll = page.scrollY, map = page.mapFrameInWindow
+            let camera = page.camera, scroll = page.exactScrollY, map = page.mapFrameInWindow
             let mapWasMoving = page.graph.isMapGroupActive, pageWasScrolling = page.graph.pageScroll.state.isActive
             // The page follows its own finger (others may drag a pin meanwhile).
             let scrollFingers = Set(page.graph.pageScroll.touches.map(\.id))
@@ -92,7 +95,8 @@ import UI
             if pageWasScrolling && page.graph.pageScroll.state.isActive, !scrolling.isEmpty, scroll > 0, page.scrollY > 0,
                scroll < page.maxScrollY, page.scrollY < page.maxScrollY {
                 let dy = scrolling.reduce(0.0) { $0 + (fingers[$1]?.y ?? 0) - (before[$1]?.y ?? 0) } / Double(scrolling.count)
-                result.worstPageError = max(result.worstPageError, abs((page.scrollY - scroll) + dy))
+                result.worstPageError = max(result.worstPageError, abs((page.exactScrollY - scroll) + dy))
+                result.worstDrawnError = max(result.worstDrawnError, abs(page.scrollY - page.exactScrollY))
                 result.pageFramesChecked += 1
             }
         }
@@ -115,6 +119,7 @@ import UI
         let start = MeridianPage(.init(width: 800, height: 1280)).camera
         #expect(result.page.camera.center == start.center && result.page.camera.zoom == start.zoom, "the map did not move")
         #expect(result.worstPageError < 0.5, "the page moved with the finger: worst \(result.worstPageError) px")
+        #expect(result.worstDrawnError <= 0.5, "and is drawn within half a pixel of it: worst \(result.worstDrawnError) px")
         #expect(result.page.log.map(\.kind).contains("cooperativeHint"))
     }
 
@@ -134,6 +139,7 @@ import UI
         let result = Self.follow(try Self.trace(name))
         #expect(result.worstMapError < 1, "\(name): worst \(result.worstMapError) px over \(result.mapFramesChecked) frames")
         #expect(result.worstPageError < 0.5, "\(name): the page lagged the finger by \(result.worstPageError) px")
+        #expect(result.worstDrawnError <= 0.5, "\(name): the page was drawn \(result.worstDrawnError) px from where the finger put it")
     }
 
     /// Real taps on other devices are what they look like: one finger a tap, two quick ones a

@@ -41,6 +41,21 @@ import Testing
                            "20.000 22.001 touch 21.000 - 3.000"])
     }
 
+    /// For the glide figures: with motion logging on, a commit that shows no input is a `motion`
+    /// line timed from its drawing; a commit that shows input is logged as before.
+    @Test func commitsWithoutInputAreMotionLinesWhenAskedFor() throws {
+        defer { unlink(path) }
+        let probe = try #require(LatencyProbe(path: path, logsMotion: true))
+        probe.delivered(touch(1), at: 10, visible: true)
+        probe.drawing(at: 14)
+        probe.committed(at: 15)
+        probe.drawing(at: 30)
+        probe.committed(at: 31.5, sequence: 7)
+        probe.presented(7, at: 33)
+        probe.flush()
+        #expect(lines() == ["10.000 15.000 touch 14.000 - 1.000", "30.000 31.500 motion 30.000 33.000 30.000"])
+    }
+
     @Test func framesThatChangeNothingOnScreenAreNotWaitedFor() throws {
         defer { unlink(path) }
         let probe = try #require(LatencyProbe(path: path))
