@@ -130,21 +130,33 @@ enum LabelExtraction {
                 case .line(let line):
                     guard line.count >= 2 else { continue }
                     let pts = line.map(px)
-                    let path = pts.map(world)
                     if symbol.placement == .point {
                         let q = pts[pts.count / 2]
                         if own(q) { out.append(candidate(anchor: world(q))) }
                         continue
                     }
                     let length = shaped.width
-                    // Come in over the data tile's edge: the line goes on in the next tile.
-                    let e = Int32(clamping: symbol.extent)
-                    let continued = line[0].x <= 0 || line[0].y <= 0 || line[0].x >= e || line[0].y >= e
-                    for a in anchors(along: path, logicalPerWorld: logicalPerWorld, labelLength: length, textSize: symbol.textStyle.size,
-                                     spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1), continued: continued) {
-                        let q = ((a.point.x - originX) / worldPerPixel, (a.point.y - originY) / worldPerPixel)
-                        guard own(q) else { continue }
-                        out.append(candidate(anchor: a.point, path: path, segment: a.segment, fraction: a.fraction))
+                    // As MapLibre does, the line is cut to the data tile's square first (the
+                    // buffer's stretch is not measured, and a label never runs past the edge);
+                    // a piece that begins on the edge comes in from the next tile.
+                    let square = (minX: p.placement.offsetX, minY: p.placement.offsetY,
+                                  maxX: p.placement.offsetX + p.placement.pixelsPerTile,
+                                  maxY: p.placement.offsetY + p.placement.pixelsPerTile)
+                    // MapLibre draws this data as a tile `overscaling` times its own zoom (its
+                    // tiles are twice Meridian's: tile zoom z - 1), and spaces the first anchor
+                    // by that factor so anchors line up with the data's own zoom.
+                    let overscaling = max(1, p.placement.pixelsPerTile / pixelSize / 2)
+                    for piece in clipped(pts, to: square) {
+                        let first = piece[0]
+                        let continued = first.x == square.minX || first.x == square.maxX || first.y == square.minY || first.y == square.maxY
+                        let piecePath = piece.map(world)
+                        for a in anchors(along: piecePath, logicalPerWorld: logicalPerWorld, labelLength: length, textSize: symbol.textStyle.size,
+                                         spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1), continued: continued,
+                                         overscaling: overscaling) {
+                            let q = ((a.point.x - originX) / worldPerPixel, (a.point.y - originY) / worldPerPixel)
+                            guard own(q) else { continue }
+                            out.append(candidate(anchor: a.point, path: piecePath, segment: a.segment, fraction: a.fraction))
+                        }
                     }
                 }
             }
@@ -209,7 +221,7 @@ enum LabelExtraction {
     /// as it; only spots with the whole label on the line count. A line with none (and not
     /// continued) gets one in its middle; `spacing` infinite (`line-center`) asks for that alone.
     static func anchors(along path: [WorldPoint], logicalPerWorld: Double, labelLength: Double, textSize: Double,
-                        spacing: Double, continued: Bool) -> [(point: WorldPoint, segment: Int, fraction: Double)] {
+                        spacing: Double, continued: Bool, overscaling: Double = 1) -> [(point: WorldPoint, segment: Int, fraction: Double)] {
         var lengths: [Double] = []
         lengths.reserveCapacity(path.count)
         var total = 0.0
@@ -223,7 +235,7 @@ enum LabelExtraction {
         let half = labelLength / 2
         if spacing.isFinite {
             let step = spacing - labelLength < spacing / 4 ? labelLength + spacing / 4 : spacing
-            let offset = continued ? step / 2 : (half + 2 * textSize).truncatingRemainder(dividingBy: step)
+            let offset = (continued ? step / 2 * overscaling : (half + 2 * textSize) * overscaling).truncatingRemainder(dividingBy: step)
             var d = offset
             while d < total && spots.count < 64 {
                 if d - half >= 0 && d + half <= total { spots.append(d) }
@@ -243,5 +255,54 @@ enum LabelExtraction {
             out.append((WorldPoint(x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f), segment, f))
         }
         return out
+    }
+
+    /// `line` cut to the rectangle `box`: the pieces of it inside, in order (a line that
+    /// leaves the box and comes back is two pieces). Points where a piece crosses an edge
+    /// lie exactly on it.
+    static func clipped(_ line: [(x: Double, y: Double)],
+                        to box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> [[(x: Double, y: Double)]] {
+        var pieces: [[(x: Double, y: Double)]] = []
+        var current: [(x: Double, y: Double)] = []
+        func close() {
+            if current.count >= 2 { pieces.append(current) }
+            current = []
+        }
+        for (a, b) in zip(line, line.dropFirst()) {
+            // Liang–Barsky: the part of a→b inside, as the interval t0…t1 of its parameter.
+            var t0 = 0.0, t1 = 1.0
+            let dx = b.x - a.x, dy = b.y - a.y
+            var inside = true
+            for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
+                if p == 0 {
+                    if q < 0 { inside = false; break }
+                } else {
+                    let r = q / p
+                    if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+                    if t0 > t1 { inside = false; break }
+                }
+            }
+            guard inside else { close(); continue }
+            func at(_ t: Double) -> (x: Double, y: Double) {
+                if t == 0 { return a }
+                if t == 1 { return b }
+                // On an edge exactly when the cut is there.
+                var x = a.x + dx * t, y = a.y + dy * t
+                x = min(max(x, box.minX), box.maxX)
+                y = min(max(y, box.minY), box.maxY)
+                if abs(x - box.minX) < 1e-9 { x = box.minX } else if abs(x - box.maxX) < 1e-9 { x = box.maxX }
+                if abs(y - box.minY) < 1e-9 { y = box.minY } else if abs(y - box.maxY) < 1e-9 { y = box.maxY }
+                return (x, y)
+            }
+            let start = at(t0), end = at(t1)
+            if t0 > 0 || current.isEmpty {
+                close()
+                current = [start]
+            }
+            if end.x != current[current.count - 1].x || end.y != current[current.count - 1].y { current.append(end) }
+            if t1 < 1 { close() }
+        }
+        close()
+        return pieces
     }
 }
