@@ -167,51 +167,59 @@ enum LabelExtraction {
     /// Text along lines with their pieces joined: a street the data cuts into ways at every
     /// junction (or a river into reaches) is one line for the label wherever one piece ends
     /// where the next of the same layer and text begins, as MapLibre's symbol buckets join
-    /// them, so a name fits on a street whose pieces are each shorter than it. The joined
-    /// line keeps the first piece's place in the order (its feature index and sort key).
-    /// Everything else passes through in order.
+    /// them, so a name fits on a street whose pieces are each shorter than it. The pieces are
+    /// taken in feature order and each is joined as MapLibre joins it: after the line that
+    /// ends where it begins, before the line that begins where it ends, or between the two;
+    /// at a junction where several lines begin or end, the last one seen there is the one
+    /// joined (so a street's two carriageways join as in MapLibre, which decides where its
+    /// name's anchors fall). A joined line keeps the place in the order (feature index and
+    /// sort key) of the line it was joined to. Everything else passes through in order.
     static func mergedLines(_ symbols: [SymbolFeature]) -> [SymbolFeature] {
         struct Key: Hashable {
             var layer: String, text: String, x: Int32, y: Int32
         }
         func key(_ s: SymbolFeature, _ p: TilePoint) -> Key { Key(layer: s.layerID, text: s.text, x: p.x, y: p.y) }
-        var starts: [Key: [Int]] = [:], ends: [Key: Int] = [:]
-        var lines: [Int] = []
-        for (i, s) in symbols.enumerated() {
-            guard s.placement != .point, case .line(let l) = s.geometry, l.count >= 2, let first = l.first, let last = l.last,
-                  first != last else { continue }
-            lines.append(i)
-            starts[key(s, first), default: []].append(i)
-            ends[key(s, last)] = i
+        func line(_ s: SymbolFeature) -> [TilePoint]? {
+            guard s.placement != .point, !s.text.isEmpty, case .line(let l) = s.geometry, l.count >= 2 else { return nil }
+            return l
         }
-        guard lines.count > 1 else { return symbols }
-        var used = Set<Int>()
-        var joined: [Int: SymbolFeature] = [:]
-        func chain(from head: Int) {
-            var s = symbols[head]
-            guard case .line(var path) = s.geometry else { return }
-            used.insert(head)
-            while let end = path.last, let next = starts[key(s, end)]?.first(where: { !used.contains($0) }),
-                  case .line(let more) = symbols[next].geometry {
-                used.insert(next)
-                path += more.dropFirst()
+        guard symbols.lazy.compactMap(line).dropFirst().first != nil else { return symbols }
+        var out: [SymbolFeature?] = []
+        var paths: [Int: [TilePoint]] = [:]
+        // The joined line beginning (ending) at a point, by layer, text and point.
+        var beginning: [Key: Int] = [:], ending: [Key: Int] = [:]
+        for s in symbols {
+            guard let l = line(s) else { out.append(s); continue }
+            let head = key(s, l[0]), tail = key(s, l[l.count - 1])
+            if let before = ending[head], let after = beginning[tail], before != after {
+                // Between two lines: before + this + after, kept in `before`'s place.
+                paths[before] = paths[before]!.dropLast() + l + paths[after]!.dropFirst()
+                ending[head] = nil
+                beginning[tail] = nil
+                let end = paths[before]!.last!
+                ending[key(s, end)] = before
+                out[after] = nil
+                paths[after] = nil
+            } else if let before = ending[head] {
+                paths[before] = paths[before]!.dropLast() + l
+                ending[head] = nil
+                ending[tail] = before
+            } else if let after = beginning[tail] {
+                paths[after] = l + paths[after]!.dropFirst()
+                beginning[tail] = nil
+                beginning[head] = after
+            } else {
+                out.append(s)
+                paths[out.count - 1] = l
+                beginning[head] = out.count - 1
+                ending[tail] = out.count - 1
             }
-            s.geometry = .line(path)
-            joined[head] = s
         }
-        // Heads first (no piece ends where they begin), then what is left of loops.
-        for i in lines where !used.contains(i) {
-            guard case .line(let l) = symbols[i].geometry, let first = l.first else { continue }
-            if let before = ends[key(symbols[i], first)], before != i, !used.contains(before) { continue }
-            chain(from: i)
+        return out.enumerated().compactMap { i, s in
+            guard var s else { return nil }
+            if let p = paths[i] { s.geometry = .line(p) }
+            return s
         }
-        for i in lines where !used.contains(i) { chain(from: i) }
-        var out: [SymbolFeature] = []
-        out.reserveCapacity(symbols.count)
-        for (i, s) in symbols.enumerated() {
-            if let j = joined[i] { out.append(j) } else if !used.contains(i) { out.append(s) }
-        }
-        return out
     }
 
     /// Spots along `path` (world units) for a label of `labelLength` logical px, as MapLibre

@@ -1,12 +1,44 @@
 import Foundation
 import Geo
+import Style
+import Tiles
 import XCTest
 @testable import Render
 
-/// Where text along a line is anchored, as MapLibre picks the spots: along the line cut to
-/// the data tile's square, the first spot offset by MapLibre's overscaling past the data's
-/// deepest zoom.
+/// Where text along a line is anchored, as MapLibre picks the spots: along its pieces joined
+/// as MapLibre joins them, cut to the data tile's square, the first spot offset by MapLibre's
+/// overscaling past the data's deepest zoom.
 final class LineAnchorTests: XCTestCase {
+    static func street(_ pts: [(Int32, Int32)], index: Int, text: String = "Mikonkatu") -> SymbolFeature {
+        SymbolFeature(layerID: "street", layerIndex: 0, text: text, textStyle: TextStyle(), placement: .line, featureIndex: index,
+                      geometry: .line(pts.map { TilePoint(x: $0.0, y: $0.1) }), extent: 4096)
+    }
+
+    static func points(_ s: SymbolFeature) -> [[Int32]] {
+        guard case .line(let l) = s.geometry else { return [] }
+        return l.map { [$0.x, $0.y] }
+    }
+
+    func testPiecesAreJoinedInFeatureOrderAsMapLibreJoinsThem() {
+        // Two carriageways leave Q (100, 0): B to R and C to S; A comes into Q from P after
+        // both. MapLibre joins A to the last line seen beginning at Q, C, and leaves B alone.
+        let b = Self.street([(100, 0), (200, 0)], index: 0)
+        let c = Self.street([(100, 0), (100, 100)], index: 1)
+        let a = Self.street([(0, 0), (100, 0)], index: 2)
+        let joined = LabelExtraction.mergedLines([b, c, a])
+        XCTAssertEqual(joined.map(Self.points), [[[100, 0], [200, 0]], [[0, 0], [100, 0], [100, 100]]])
+        XCTAssertEqual(joined.map(\.featureIndex), [0, 1], "the joined line keeps C's place")
+        // A piece between two others joins all three, in the first one's place; another
+        // street's piece and a point pass through.
+        let p = Self.street([(0, 0), (10, 0)], index: 0)
+        let other = Self.street([(10, 0), (20, 0)], index: 1, text: "Kaivokatu")
+        let r = Self.street([(20, 0), (30, 0)], index: 2)
+        let q = Self.street([(10, 0), (20, 0)], index: 3)
+        let merged = LabelExtraction.mergedLines([p, other, r, q])
+        XCTAssertEqual(merged.map(\.text), ["Mikonkatu", "Kaivokatu"])
+        XCTAssertEqual(merged.first.map(Self.points), [[0, 0], [10, 0], [20, 0], [30, 0]])
+    }
+
     func testALineIsCutToTheSquareIntoThePiecesInsideIt() {
         let box = (minX: 0.0, minY: 0.0, maxX: 100.0, maxY: 100.0)
         // Through the square from the buffer on the left to the buffer on the right.
