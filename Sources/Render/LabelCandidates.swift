@@ -86,6 +86,8 @@ enum LabelExtraction {
         let originY = Double(tile.y) * WebMercator.tileSize / exp2(Double(tile.z))
         var out: [LabelCandidate] = []
         for p in placed {
+            // Anchors kept so far along lines in this data tile, by layer and text (raster px).
+            var repeats: [String: [(x: Double, y: Double)]] = [:]
             for symbol in mergedLines(symbols(p)) {
                 let extent = Double(max(symbol.extent, 1))
                 func px(_ v: TilePoint) -> (x: Double, y: Double) {
@@ -154,6 +156,16 @@ enum LabelExtraction {
                                          spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1), continued: continued,
                                          overscaling: overscaling) {
                             let q = ((a.point.x - originX) / worldPerPixel, (a.point.y - originY) / worldPerPixel)
+                            // As MapLibre lays a data tile out: an anchor closer than half a
+                            // spacing to one the same text already has in the tile (in feature
+                            // order, placed or not) is dropped, so a street drawn as two
+                            // carriageways is named along the first only.
+                            if symbol.placement == .line {
+                                let key = symbol.layerID + "\u{1}" + symbol.text
+                                let near = max(symbol.spacing, 1) / 2 * scale
+                                if let kept = repeats[key], kept.contains(where: { hypot($0.x - q.0, $0.y - q.1) < near }) { continue }
+                                repeats[key, default: []].append(q)
+                            }
                             guard own(q) else { continue }
                             out.append(candidate(anchor: a.point, path: piecePath, segment: a.segment, fraction: a.fraction))
                         }

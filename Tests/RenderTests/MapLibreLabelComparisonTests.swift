@@ -30,8 +30,8 @@ final class MapLibreLabelComparisonTests: XCTestCase {
     static let views = [
         View(name: "europe", lat: 52, lon: 15, zoom: 5, floor: 0.89),
         View(name: "helsinki-z13", lat: 60.17, lon: 24.94, zoom: 13, floor: 1),
-        View(name: "helsinki-centre", lat: 60.170, lon: 24.944, zoom: 15, floor: 0.88),
-        View(name: "helsinki-street", lat: 60.1685, lon: 24.9425, zoom: 17, floor: 0.48),
+        View(name: "helsinki-centre", lat: 60.170, lon: 24.944, zoom: 15, floor: 0.96),
+        View(name: "helsinki-street", lat: 60.1685, lon: 24.9425, zoom: 17, floor: 0.5),
     ]
     static let size = (width: 1024, height: 768)
     /// Centres this close (px) count as the same anchor.
