@@ -112,6 +112,8 @@ enum LabelExtraction {
         let originY = Double(tile.y) * WebMercator.tileSize / exp2(Double(tile.z))
         var out: [LabelCandidate] = []
         for p in placed {
+            // Anchors kept so far along lines in this data tile, by layer and text (raster px).
+            var repeats: [String: [(x: Double, y: Double)]] = [:]
             for symbol in mergedLines(symbols(p)) {
                 let extent = Double(max(symbol.extent, 1))
                 func px(_ v: TilePoint) -> (x: Double, y: Double) {
@@ -150,7 +152,6 @@ enum LabelExtraction {
                 case .line(let line):
                     guard line.count >= 2 else { continue }
                     let pts = line.map(px)
-                    let path = pts.map(world)
                     if symbol.placement == .point {
                         let q = pts[pts.count / 2]
                         if own(q) { out.append(candidate(anchor: world(q))) }
@@ -158,17 +159,42 @@ enum LabelExtraction {
                     }
                     // An icon alone along a line needs its own length of line.
                     let length = shaped.glyphs.isEmpty ? (symbol.icon.map { $0.width * $0.size } ?? 0) : shaped.width
-                    // Come in over the data tile's edge: the line goes on in the next tile.
-                    let e = Int32(clamping: symbol.extent)
-                    let continued = line[0].x <= 0 || line[0].y <= 0 || line[0].x >= e || line[0].y >= e
-                    let spots = anchors(along: path, logicalPerWorld: logicalPerWorld, labelLength: length, textSize: symbol.textStyle.size,
-                                        spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1), continued: continued)
-                    for a in spots {
-                        let q = ((a.point.x - originX) / worldPerPixel, (a.point.y - originY) / worldPerPixel)
-                        guard own(q) else { continue }
-                        out.append(candidate(anchor: a.point, path: path, segment: a.segment, fraction: a.fraction))
+                    // As MapLibre does, the line is cut to the data tile's square first (the
+                    // buffer's stretch is not measured, and a label never runs past the edge);
+                    // a piece that begins on the edge comes in from the next tile.
+                    let square = (minX: p.placement.offsetX, minY: p.placement.offsetY,
+                                  maxX: p.placement.offsetX + p.placement.pixelsPerTile,
+                                  maxY: p.placement.offsetY + p.placement.pixelsPerTile)
+                    // MapLibre draws this data as a tile `overscaling` times its own zoom (its
+                    // tiles are twice Meridian's: tile zoom z - 1), and spaces the first anchor
+                    // by that factor so anchors line up with the data's own zoom.
+                    let overscaling = max(1, p.placement.pixelsPerTile / pixelSize / 2)
+                    var spots = 0
+                    for piece in clipped(pts, to: square) {
+                        let first = piece[0]
+                        let continued = first.x == square.minX || first.x == square.maxX || first.y == square.minY || first.y == square.maxY
+                        let piecePath = piece.map(world)
+                        for a in anchors(along: piecePath, logicalPerWorld: logicalPerWorld, labelLength: length, textSize: symbol.textStyle.size,
+                                         spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1), continued: continued,
+                                         overscaling: overscaling) {
+                            spots += 1
+                            let q = ((a.point.x - originX) / worldPerPixel, (a.point.y - originY) / worldPerPixel)
+                            // As MapLibre lays a data tile out: an anchor closer than half a
+                            // spacing to one the same text already has in the tile (in feature
+                            // order, placed or not) is dropped, so a street drawn as two
+                            // carriageways is named along the first only. (Icons alone along
+                            // lines repeat at their spacing: no name to repeat.)
+                            if symbol.placement == .line, !symbol.text.isEmpty {
+                                let key = symbol.layerID + "\u{1}" + symbol.text
+                                let near = max(symbol.spacing, 1) / 2 * scale
+                                if let kept = repeats[key], kept.contains(where: { hypot($0.x - q.0, $0.y - q.1) < near }) { continue }
+                                repeats[key, default: []].append(q)
+                            }
+                            guard own(q) else { continue }
+                            out.append(candidate(anchor: a.point, path: piecePath, segment: a.segment, fraction: a.fraction))
+                        }
                     }
-                    if spots.isEmpty {
+                    if spots == 0 {
                         // Too short here for its name: its pieces that reach this tile's edge may
                         // join the next tile's (`acrossTiles`).
                         for piece in clipped(pts, to: pixelSize) {
@@ -294,52 +320,59 @@ enum LabelExtraction {
     /// Text along lines with their pieces joined: a street the data cuts into ways at every
     /// junction (or a river into reaches) is one line for the label wherever one piece ends
     /// where the next of the same layer and text begins, as MapLibre's symbol buckets join
-    /// them, so a name fits on a street whose pieces are each shorter than it. The joined
-    /// line keeps the first piece's place in the order (its feature index and sort key).
-    /// Everything else passes through in order.
+    /// them, so a name fits on a street whose pieces are each shorter than it. The pieces are
+    /// taken in feature order and each is joined as MapLibre joins it: after the line that
+    /// ends where it begins, before the line that begins where it ends, or between the two;
+    /// at a junction where several lines begin or end, the last one seen there is the one
+    /// joined (so a street's two carriageways join as in MapLibre, which decides where its
+    /// name's anchors fall). A joined line keeps the place in the order (feature index and
+    /// sort key) of the line it was joined to. Everything else passes through in order.
     static func mergedLines(_ symbols: [SymbolFeature]) -> [SymbolFeature] {
         struct Key: Hashable {
             var layer: String, text: String, x: Int32, y: Int32
         }
         func key(_ s: SymbolFeature, _ p: TilePoint) -> Key { Key(layer: s.layerID, text: s.text, x: p.x, y: p.y) }
-        var starts: [Key: [Int]] = [:], ends: [Key: Int] = [:]
-        var lines: [Int] = []
-        for (i, s) in symbols.enumerated() {
-            // (Icons alone are not joined: two ways meeting may carry different arrows.)
-            guard s.placement != .point, !s.text.isEmpty, case .line(let l) = s.geometry, l.count >= 2, let first = l.first,
-                  let last = l.last, first != last else { continue }
-            lines.append(i)
-            starts[key(s, first), default: []].append(i)
-            ends[key(s, last)] = i
+        func line(_ s: SymbolFeature) -> [TilePoint]? {
+            guard s.placement != .point, !s.text.isEmpty, case .line(let l) = s.geometry, l.count >= 2 else { return nil }
+            return l
         }
-        guard lines.count > 1 else { return symbols }
-        var used = Set<Int>()
-        var joined: [Int: SymbolFeature] = [:]
-        func chain(from head: Int) {
-            var s = symbols[head]
-            guard case .line(var path) = s.geometry else { return }
-            used.insert(head)
-            while let end = path.last, let next = starts[key(s, end)]?.first(where: { !used.contains($0) }),
-                  case .line(let more) = symbols[next].geometry {
-                used.insert(next)
-                path += more.dropFirst()
+        guard symbols.lazy.compactMap(line).dropFirst().first != nil else { return symbols }
+        var out: [SymbolFeature?] = []
+        var paths: [Int: [TilePoint]] = [:]
+        // The joined line beginning (ending) at a point, by layer, text and point.
+        var beginning: [Key: Int] = [:], ending: [Key: Int] = [:]
+        for s in symbols {
+            guard let l = line(s) else { out.append(s); continue }
+            let head = key(s, l[0]), tail = key(s, l[l.count - 1])
+            if let before = ending[head], let after = beginning[tail], before != after {
+                // Between two lines: before + this + after, kept in `before`'s place.
+                paths[before] = paths[before]!.dropLast() + l + paths[after]!.dropFirst()
+                ending[head] = nil
+                beginning[tail] = nil
+                let end = paths[before]!.last!
+                ending[key(s, end)] = before
+                out[after] = nil
+                paths[after] = nil
+            } else if let before = ending[head] {
+                paths[before] = paths[before]!.dropLast() + l
+                ending[head] = nil
+                ending[tail] = before
+            } else if let after = beginning[tail] {
+                paths[after] = l + paths[after]!.dropFirst()
+                beginning[tail] = nil
+                beginning[head] = after
+            } else {
+                out.append(s)
+                paths[out.count - 1] = l
+                beginning[head] = out.count - 1
+                ending[tail] = out.count - 1
             }
-            s.geometry = .line(path)
-            joined[head] = s
         }
-        // Heads first (no piece ends where they begin), then what is left of loops.
-        for i in lines where !used.contains(i) {
-            guard case .line(let l) = symbols[i].geometry, let first = l.first else { continue }
-            if let before = ends[key(symbols[i], first)], before != i, !used.contains(before) { continue }
-            chain(from: i)
+        return out.enumerated().compactMap { i, s in
+            guard var s else { return nil }
+            if let p = paths[i] { s.geometry = .line(p) }
+            return s
         }
-        for i in lines where !used.contains(i) { chain(from: i) }
-        var out: [SymbolFeature] = []
-        out.reserveCapacity(symbols.count)
-        for (i, s) in symbols.enumerated() {
-            if let j = joined[i] { out.append(j) } else if !used.contains(i) { out.append(s) }
-        }
-        return out
     }
 
     /// Spots along `path` (world units) for a label of `labelLength` logical px, as MapLibre
@@ -349,7 +382,7 @@ enum LabelExtraction {
     /// as it; only spots with the whole label on the line count. A line with none (and not
     /// continued) gets one in its middle; `spacing` infinite (`line-center`) asks for that alone.
     static func anchors(along path: [WorldPoint], logicalPerWorld: Double, labelLength: Double, textSize: Double,
-                        spacing: Double, continued: Bool) -> [(point: WorldPoint, segment: Int, fraction: Double)] {
+                        spacing: Double, continued: Bool, overscaling: Double = 1) -> [(point: WorldPoint, segment: Int, fraction: Double)] {
         var lengths: [Double] = []
         lengths.reserveCapacity(path.count)
         var total = 0.0
@@ -363,7 +396,7 @@ enum LabelExtraction {
         let half = labelLength / 2
         if spacing.isFinite {
             let step = spacing - labelLength < spacing / 4 ? labelLength + spacing / 4 : spacing
-            let offset = continued ? step / 2 : (half + 2 * textSize).truncatingRemainder(dividingBy: step)
+            let offset = (continued ? step / 2 * overscaling : (half + 2 * textSize) * overscaling).truncatingRemainder(dividingBy: step)
             var d = offset
             while d < total && spots.count < 64 {
                 if d - half >= 0 && d + half <= total { spots.append(d) }
@@ -383,5 +416,54 @@ enum LabelExtraction {
             out.append((WorldPoint(x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f), segment, f))
         }
         return out
+    }
+
+    /// `line` cut to the rectangle `box`: the pieces of it inside, in order (a line that
+    /// leaves the box and comes back is two pieces). Points where a piece crosses an edge
+    /// lie exactly on it.
+    static func clipped(_ line: [(x: Double, y: Double)],
+                        to box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> [[(x: Double, y: Double)]] {
+        var pieces: [[(x: Double, y: Double)]] = []
+        var current: [(x: Double, y: Double)] = []
+        func close() {
+            if current.count >= 2 { pieces.append(current) }
+            current = []
+        }
+        for (a, b) in zip(line, line.dropFirst()) {
+            // Liang–Barsky: the part of a→b inside, as the interval t0…t1 of its parameter.
+            var t0 = 0.0, t1 = 1.0
+            let dx = b.x - a.x, dy = b.y - a.y
+            var inside = true
+            for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
+                if p == 0 {
+                    if q < 0 { inside = false; break }
+                } else {
+                    let r = q / p
+                    if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+                    if t0 > t1 { inside = false; break }
+                }
+            }
+            guard inside else { close(); continue }
+            func at(_ t: Double) -> (x: Double, y: Double) {
+                if t == 0 { return a }
+                if t == 1 { return b }
+                // On an edge exactly when the cut is there.
+                var x = a.x + dx * t, y = a.y + dy * t
+                x = min(max(x, box.minX), box.maxX)
+                y = min(max(y, box.minY), box.maxY)
+                if abs(x - box.minX) < 1e-9 { x = box.minX } else if abs(x - box.maxX) < 1e-9 { x = box.maxX }
+                if abs(y - box.minY) < 1e-9 { y = box.minY } else if abs(y - box.maxY) < 1e-9 { y = box.maxY }
+                return (x, y)
+            }
+            let start = at(t0), end = at(t1)
+            if t0 > 0 || current.isEmpty {
+                close()
+                current = [start]
+            }
+            if end.x != current[current.count - 1].x || end.y != current[current.count - 1].y { current.append(end) }
+            if t1 < 1 { close() }
+        }
+        close()
+        return pieces
     }
 }

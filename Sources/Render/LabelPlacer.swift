@@ -89,8 +89,6 @@ struct LabelPlacer {
     /// this never makes it push out one that is shown (no swapping, even with nothing placed
     /// before to keep).
     static let margin = 128.0
-    /// The same name along a line comes back no closer than this share of `symbol-spacing`.
-    static let repeatFraction = 0.8
 
     private var boxes: [LabelBox] = []
     private var grid: [[Int32]]
@@ -121,20 +119,14 @@ struct LabelPlacer {
         }
         var seen = Set<Int>()
         var out: [PlacedLabel] = []
-        // Text along lines already placed, by layer and text: a street cut into pieces (by
-        // tiles, or by the data at every junction) is named once per spacing, not per piece.
-        var lineAnchors: [String: [ScreenPoint]] = [:]
+        // (A name repeated along a street's pieces is thinned when the tile is laid out, as
+        // MapLibre does: `LabelExtraction.candidates`.)
         for i in order {
             let c = candidates[i]
             guard seen.insert(c.identity).inserted else { continue }
             let anchor = camera.screenPoint(ofWorld: c.anchor)
             // Far outside the view: not worth laying out.
             guard anchor.x > -size.width, anchor.x < 2 * size.width, anchor.y > -size.height, anchor.y < 2 * size.height else { continue }
-            // (Icons alone along lines repeat at their spacing, as MapLibre's do: no name to repeat.)
-            let repeatKey = c.path.isEmpty || c.text.isEmpty ? "" : c.layerID + "\u{1}" + c.text
-            let repeatDistance = c.spacing * Self.repeatFraction
-            if !repeatKey.isEmpty, let near = lineAnchors[repeatKey],
-               near.contains(where: { hypot($0.x - anchor.x, $0.y - anchor.y) < repeatDistance }) { continue }
             guard var label = layout(c) else { continue }
             let view = LabelBox(minX: -Self.margin, minY: -Self.margin, maxX: size.width + Self.margin, maxY: size.height + Self.margin)
             func inView(_ b: LabelBox) -> Bool {
@@ -165,7 +157,6 @@ struct LabelPlacer {
             if placeIcon, let icon = label.icon, !icon.style.ignorePlacement { insert(icon.collision.offset(anchor.x, anchor.y)) }
             if !placeIcon { label.icon = nil }
             if !placeText { label = label.iconOnly() }
-            if !repeatKey.isEmpty { lineAnchors[repeatKey, default: []].append(anchor) }
             out.append(label)
         }
         return out
