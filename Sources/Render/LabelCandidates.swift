@@ -344,21 +344,22 @@ enum LabelExtraction {
         for s in symbols {
             guard let l = line(s) else { out.append(s); continue }
             let head = key(s, l[0]), tail = key(s, l[l.count - 1])
-            if let before = ending[head], let after = beginning[tail], before != after {
+            if let before = ending[head], let after = beginning[tail], before != after,
+               let front = paths[before], let back = paths[after] {
                 // Between two lines: before + this + after, kept in `before`'s place.
-                paths[before] = paths[before]!.dropLast() + l + paths[after]!.dropFirst()
+                let joined: [TilePoint] = front.dropLast() + l + back.dropFirst()
+                paths[before] = joined
                 ending[head] = nil
                 beginning[tail] = nil
-                let end = paths[before]!.last!
-                ending[key(s, end)] = before
+                ending[key(s, joined[joined.count - 1])] = before
                 out[after] = nil
                 paths[after] = nil
-            } else if let before = ending[head] {
-                paths[before] = paths[before]!.dropLast() + l
+            } else if let before = ending[head], let front = paths[before] {
+                paths[before] = front.dropLast() + l
                 ending[head] = nil
                 ending[tail] = before
-            } else if let after = beginning[tail] {
-                paths[after] = l + paths[after]!.dropFirst()
+            } else if let after = beginning[tail], let back = paths[after] {
+                paths[after] = l + back.dropFirst()
                 beginning[tail] = nil
                 beginning[head] = after
             } else {

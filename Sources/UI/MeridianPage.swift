@@ -181,7 +181,7 @@ public final class MeridianPage {
     // MARK: Geometry
 
     /// The scroll offset the page is drawn at, hit-tested at and reported at (the state dump's
-    /// `page.scrollY`): the exact offset on the device pixel grid (`PageScroller`).
+    /// `page.scrollY`): the exact offset rounded to the device pixel grid (`PageScroller`).
     public var scrollY: Double { scroller.drawnY }
     /// The exact scroll offset the page's motion keeps (drags, glides, bounces); the drawn one
     /// differs from it by at most half a buffer pixel, under one at an off-grid bottom end (the

@@ -137,10 +137,10 @@ extension MeridianPage {
         invalidateMap()
     }
 
-    /// The finger let go: glide on, or spring back from an overscroll.
-    /// The finger let go of the page. Nothing on screen changes by that alone: the glide or the
-    /// spring it starts moves the page frame by frame, each move a scroll the window can copy
-    /// (a whole-window invalidation here made the next frames redraw everything instead).
+    /// The finger let go of the page: glide on, or spring back from an overscroll. Nothing on
+    /// screen changes by that alone: the glide or the spring moves the page frame by frame, each
+    /// move a scroll the window can copy (a whole-window invalidation here made the next frames
+    /// redraw everything instead).
     func releaseScroll(velocity: Double) {
         scroller.release(velocity: velocity, at: now)
     }
