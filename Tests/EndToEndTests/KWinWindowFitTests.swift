@@ -35,13 +35,8 @@ final class KWinWindowFitTests: XCTestCase {
                 environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin", "HOME": runtimeDirectory,
                               "XDG_CONFIG_HOME": runtimeDirectory + "/config", "XDG_CACHE_HOME": runtimeDirectory + "/cache"],
                 stdin: .null, stdout: .null, stderr: .file(runtimeDirectory + "/kwin.log"))
-            let deadline = Date().addingTimeInterval(30)
-            while access(runtimeDirectory + "/" + socket, F_OK) != 0 {
-                guard Date() < deadline, process.poll() == nil else {
-                    throw HarnessError("KWin did not start: \((try? String(contentsOfFile: runtimeDirectory + "/kwin.log", encoding: .utf8)) ?? "")")
-                }
-                usleep(20_000)
-            }
+            try process.waitForSocket(runtimeDirectory + "/" + socket, timeout: 30, interval: 20_000,
+                                      log: runtimeDirectory + "/kwin.log", name: "KWin")
         }
 
         /// Runs meridian (with WAYLAND_DEBUG, so the test sees what KWin sent) until it has acked

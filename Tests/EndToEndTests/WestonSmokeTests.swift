@@ -34,13 +34,8 @@ final class WestonSmokeTests: XCTestCase {
                             "--width=\(width)", "--height=\(height)", "--idle-time=0"],
                 environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin"],
                 stdin: .null, stdout: .null, stderr: .file(runtimeDirectory + "/weston.log"))
-            let deadline = Date().addingTimeInterval(10)
-            while access(runtimeDirectory + "/" + socket, F_OK) != 0 {
-                guard Date() < deadline, process.poll() == nil else {
-                    throw HarnessError("weston did not start: \((try? String(contentsOfFile: runtimeDirectory + "/weston.log", encoding: .utf8)) ?? "")")
-                }
-                usleep(10_000)
-            }
+            try process.waitForSocket(runtimeDirectory + "/" + socket, timeout: 10, interval: 10_000,
+                                      log: runtimeDirectory + "/weston.log", name: "weston")
         }
 
         func spawn(_ executable: String, _ arguments: [String], name: String) throws -> ClientProcess {

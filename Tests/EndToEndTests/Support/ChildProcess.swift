@@ -113,6 +113,19 @@ final class ChildProcess {
         }
     }
 
+    /// Waits until this compositor has made its Wayland socket at `socket` (then its clients can
+    /// connect), polling every `interval` µs; throws with its log at `log` if it ends first or
+    /// `timeout` seconds pass.
+    func waitForSocket(_ socket: String, timeout: Double, interval: UInt32, log: String, name: String) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while access(socket, F_OK) != 0 {
+            guard Date() < deadline, poll() == nil else {
+                throw HarnessError("\(name) did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            }
+            usleep(interval)
+        }
+    }
+
     /// Sends `signal` to the process and everything in its process group.
     func signalGroup(_ signal: Int32) {
         guard poll() == nil else { return }
