@@ -41,13 +41,16 @@ let package = Package(
                 // Dynamic exclusivity checks were ~30% of a gesture frame (perf, meridian-bench gestures).
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "Geo", dependencies: ["Geometry"]),
-        .target(name: "Tiles", dependencies: ["Geo", "CSQLite", "CZlib", "CBrotli", "CZstd"]),
+        // The one JSON reader and writer (RFC 8259, lossless, line and column on demand): the
+        // places document, style files, sprite indexes and tile metadata all go through it.
+        .target(name: "JSONText"),
+        .target(name: "Tiles", dependencies: ["Geo", "JSONText", "CSQLite", "CZlib", "CBrotli", "CZstd"]),
         // The MapLibre style engine: pure Swift, no cairo; compiles a style per zoom into what
         // Render draws and what the label placer places.
-        .target(name: "Style", dependencies: ["Tiles"]),
+        .target(name: "Style", dependencies: ["Tiles", "JSONText"]),
         .target(name: "Render", dependencies: ["Geo", "Tiles", "Style", "CCairo", "CHarfBuzz", "CFriBidi"]),
         // The user's places file: GeoJSON read and written losslessly, edits with undo, atomic saves.
-        .target(name: "Places", dependencies: ["Geo"]),
+        .target(name: "Places", dependencies: ["Geo", "JSONText"]),
         .target(name: "UI", dependencies: ["Gestures", "Geo", "Tiles", "Render", "Input", "CCairo"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "Wayland", dependencies: [
@@ -62,7 +65,8 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input", "UI"]),  // UI: the page's gesture graph as it ships
         .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "Geo"]),
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "Geo", "JSONText"]),
         .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd"]),  // fixtures: SQLite, gzip, brotli, zstd
         .testTarget(name: "RenderTests", dependencies: ["Render", "Style", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "StyleTests", dependencies: ["Style", "Tiles"]),

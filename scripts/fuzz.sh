@@ -37,6 +37,14 @@ build_geometry() {
         -wmo -c Sources/Geometry/*.swift -o "$obj"
 }
 
+# JSONText, the one JSON reader, is a module of its own: Tiles, Places and Style import it.
+build_jsontext() {
+    local obj=$out/modules/JSONText.o
+    if [[ -f $obj && -z $(find Sources/JSONText -newer "$obj" -name '*.swift') ]]; then return; fi
+    "${SWIFTC[@]}" -module-name JSONText -emit-module -emit-module-path "$out/modules/JSONText.swiftmodule" \
+        -wmo -c Sources/JSONText/*.swift -o "$obj"
+}
+
 # Geo is a separate module because Tiles and Places import it.
 build_geo() {
     build_geometry
@@ -50,8 +58,9 @@ build_geo() {
 tiles_flags=(-I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd -lsqlite3 -lz -lbrotlidec -lzstd)
 build_tiles() {
     build_geo
+    build_jsontext
     local obj=$out/modules/Tiles.o
-    if [[ -f $obj && -z $(find Sources/Tiles Sources/Geo Sources/Geometry -newer "$obj" -name '*.swift') ]]; then return; fi
+    if [[ -f $obj && -z $(find Sources/Tiles Sources/Geo Sources/Geometry Sources/JSONText -newer "$obj" -name '*.swift') ]]; then return; fi
     "${SWIFTC[@]}" -module-name Tiles -emit-module -emit-module-path "$out/modules/Tiles.swiftmodule" \
         -I "$out/modules" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd \
         -wmo -c Sources/Tiles/*.swift -o "$obj"
@@ -66,22 +75,24 @@ build() {
             sources=(Sources/Input/*.swift Fuzz/FuzzTrace.swift); flags=(-I "$out/modules" "$out/modules/Geometry.o" -lm) ;;
         mvt|inflate|mbtiles|pmtiles)
             build_geo
+            build_jsontext
             local file=Fuzz/FuzzMVT.swift
             [[ $t == inflate ]] && file=Fuzz/FuzzInflate.swift
             [[ $t == mbtiles ]] && file=Fuzz/FuzzMBTiles.swift
             [[ $t == pmtiles ]] && file=Fuzz/FuzzPMTiles.swift
             sources=(Sources/Tiles/*.swift "$file")
-            flags=(-I "$out/modules" "$out/modules/Geo.o" "$out/modules/Geometry.o" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd
+            flags=(-I "$out/modules" "$out/modules/Geo.o" "$out/modules/Geometry.o" "$out/modules/JSONText.o" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd
                    -lsqlite3 -lz -lbrotlidec -lzstd) ;;
         options) sources=(Sources/MeridianApp/Options.swift Fuzz/FuzzOptions.swift); flags=() ;;
         geojson)
             build_geo
+            build_jsontext
             sources=(Sources/Places/*.swift Fuzz/FuzzGeoJSON.swift)
-            flags=(-I "$out/modules" "$out/modules/Geo.o" "$out/modules/Geometry.o") ;;
+            flags=(-I "$out/modules" "$out/modules/Geo.o" "$out/modules/Geometry.o" "$out/modules/JSONText.o") ;;
         style)
             build_tiles
             sources=(Sources/Style/*.swift Fuzz/FuzzStyle.swift)
-            flags=(-I "$out/modules" "$out/modules/Tiles.o" "$out/modules/Geo.o" "$out/modules/Geometry.o" "${tiles_flags[@]}") ;;
+            flags=(-I "$out/modules" "$out/modules/Tiles.o" "$out/modules/Geo.o" "$out/modules/Geometry.o" "$out/modules/JSONText.o" "${tiles_flags[@]}") ;;
         *) echo "fuzz.sh: unknown target '$t' (${targets[*]} all)" >&2; exit 2 ;;
     esac
     if [[ -x $exe && -z $(find "${sources[@]}" -newer "$exe") ]]; then return; fi

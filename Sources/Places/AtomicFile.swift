@@ -1,3 +1,4 @@
+import JSONText
 import Glibc
 
 /// What identifies one version of a file on disk: a save by anyone (a rename over it, or a

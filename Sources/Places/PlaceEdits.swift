@@ -1,4 +1,5 @@
 import Geo
+import JSONText
 
 /// What one user edit did, named as the state dump's log names it (contracts.md §3.1).
 public enum PlaceEdit: Equatable, Sendable {

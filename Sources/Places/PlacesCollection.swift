@@ -1,4 +1,5 @@
 import Geo
+import JSONText
 
 /// A place's identity in its document, never its name: names change and repeat. It is the
 /// feature's GeoJSON `id` when that is a string or number unique in the file, otherwise one

@@ -1,4 +1,5 @@
 import Geo
+import JSONText
 
 /// How a document was last seen: the map camera, the page scroll and the selected place.
 /// Kept per document under `$XDG_STATE_HOME/meridian/views/` (see `XDGPaths`).

@@ -127,7 +127,7 @@ public final class Sprite: Sendable {
     /// stretch spans and a content box outside the image or turned inside out are ignored.
     static func parseIndex(_ bytes: [UInt8]) -> Result<[String: Image], IndexError> {
         let root: JSONValue
-        do { root = try JSONParser.parse(bytes: bytes) } catch { return .failure(IndexError(message: "not valid JSON: \(error)")) }
+        do { root = try JSONValue.parse(bytes: bytes) } catch { return .failure(IndexError(message: "not valid JSON: \(error)")) }
         guard let members = root.object else { return .failure(IndexError(message: "not a sprite index (the top level must be an object)")) }
         var out: [String: Image] = [:]
         for (name, v) in members {

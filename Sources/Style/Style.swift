@@ -99,7 +99,7 @@ public final class Style: Sendable {
         let root: JSONValue
         let where_: JSONLocations
         do {
-            (root, where_) = try JSONParser.parseLocated(bytes: bytes, recordDepth: 4)
+            (root, where_) = try JSONValue.parseLocated(bytes: bytes, recordDepth: 4)
         } catch {
             throw StyleError(file: path, line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
         }

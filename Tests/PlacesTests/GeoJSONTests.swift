@@ -1,4 +1,5 @@
 import Geo
+import JSONText
 import Testing
 @testable import Places
 

@@ -19,10 +19,13 @@ final class StyleParseTests: XCTestCase {
 
     func testBrokenJSONIsReportedWithLineAndColumn() {
         assertError("{\n  \"version\": 8,\n  \"layers\": [,]\n}", line: 3, column: 14, containing: "not valid JSON")
-        assertError("{\"version\": 8, \"layers\": []", line: 1, column: 28, containing: "end of file")
+        assertError("{\"version\": 8, \"layers\": []", line: 1, column: 28, containing: "ends inside an object")
         assertError("{\n\"a\": \"é\u{01}\"}", line: 2, column: 8, containing: "control character")
         assertError("", line: 1, column: 1, containing: "not valid JSON")
         assertError(String(repeating: "[", count: 300), line: 1, column: 257, containing: "nested")
+        // A number no double holds is named where it stands, however deep (the located paths stop at 4 levels).
+        assertError("{\"version\": 8, \"layers\": [], \"x\": 1e999}", line: 1, column: 35, containing: "out of range")
+        assertError("{\"version\": 8,\n \"layers\": [{\"a\": [[[[-1e400]]]]}]}", line: 2, column: 23, containing: "out of range")
     }
 
     func testJSONThatIsNotAStyleIsReportedWhereItGoesWrong() {

@@ -25,6 +25,7 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
 public struct ParsedJSON: Sendable {
     public var value: JSONValue
     let bytes: [UInt8]
+    let depthLimit: Int
 
     /// Line number, the offset that line starts at, and the value's own offset: the column is
     /// counted only when asked for, so a long one-line file costs no quadratic scan.
@@ -43,7 +44,7 @@ public struct ParsedJSON: Sendable {
         for p in paths {
             for k in 0...p.count { targets.insert(Array(p.prefix(k))) }
         }
-        var parser = JSONParser(bytes: bytes, targets: targets)
+        var parser = JSONParser(bytes: bytes, targets: targets, depthLimit: depthLimit)
         let marks = (try? parser.run()) != nil ? parser.marks : [:]
         return paths.map { path in
             var p = path
@@ -57,12 +58,17 @@ public struct ParsedJSON: Sendable {
 }
 
 /// A strict RFC 8259 reader over UTF-8 bytes: no comments, no trailing commas, no NaN. A UTF-8
-/// byte order mark at the start is skipped. Nesting deeper than `maximumDepth` is an error
-/// rather than a stack overflow.
+/// byte order mark at the start is skipped. Nesting deeper than `maximumDepth` (or the depth a
+/// caller asks for) is an error rather than a stack overflow.
+///
+/// The one JSON reader of the project: the places document (Places), style files and sprite
+/// indexes (Style) and tile files' metadata (Tiles) all parse with it, and each turns the
+/// lossless tree into what it needs.
 public struct JSONParser {
     public static let maximumDepth = 512
 
     private let bytes: [UInt8]
+    private let depthLimit: Int
     private var i = 0
     /// Only when looking for positions: the paths wanted, the current path, what was found.
     private let targets: Set<[Int]>?
@@ -72,9 +78,9 @@ public struct JSONParser {
     private var line = 1
     private var lineStart = 0
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> ParsedJSON {
-        var p = JSONParser(bytes: bytes, targets: nil)
-        return ParsedJSON(value: try p.run(), bytes: bytes)
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = JSONParser.maximumDepth) throws(JSONSyntaxError) -> ParsedJSON {
+        var p = JSONParser(bytes: bytes, targets: nil, depthLimit: maximumDepth)
+        return ParsedJSON(value: try p.run(), bytes: bytes, depthLimit: maximumDepth)
     }
 
     fileprivate mutating func run() throws(JSONSyntaxError) -> JSONValue {
@@ -86,13 +92,14 @@ public struct JSONParser {
         return v
     }
 
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> ParsedJSON {
-        try parse(Array(text.utf8))
+    public static func parse(_ text: String, maximumDepth: Int = JSONParser.maximumDepth) throws(JSONSyntaxError) -> ParsedJSON {
+        try parse(Array(text.utf8), maximumDepth: maximumDepth)
     }
 
-    fileprivate init(bytes: [UInt8], targets: Set<[Int]>?) {
+    fileprivate init(bytes: [UInt8], targets: Set<[Int]>?, depthLimit: Int) {
         self.bytes = bytes
         self.targets = targets
+        self.depthLimit = depthLimit
     }
 
     // MARK: Positions
@@ -161,7 +168,7 @@ public struct JSONParser {
     }
 
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        guard depth <= JSONParser.maximumDepth else { throw error("nested deeper than \(JSONParser.maximumDepth) levels") }
+        guard depth <= depthLimit else { throw error("nested deeper than \(depthLimit) levels") }
         i += 1
         var members: [JSONMember] = []
         skipWhitespace()
@@ -187,7 +194,7 @@ public struct JSONParser {
     }
 
     private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        guard depth <= JSONParser.maximumDepth else { throw error("nested deeper than \(JSONParser.maximumDepth) levels") }
+        guard depth <= depthLimit else { throw error("nested deeper than \(depthLimit) levels") }
         i += 1
         var items: [JSONValue] = []
         skipWhitespace()

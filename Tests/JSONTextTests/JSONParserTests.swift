@@ -1,5 +1,5 @@
 import Testing
-@testable import Places
+@testable import JSONText
 
 struct JSONParserTests {
     func syntaxError(_ text: String) -> JSONSyntaxError? {
