@@ -10,11 +10,12 @@ import Glibc
 /// the gesture graph and the actions it ships (camera, pins, log), and where its parts are,
 /// so the stream lands on them.
 struct BenchLayout {
-    /// The map's frame in the window, a free spot on it, a pin's centre and a zoom button's.
+    /// The map's frame in the window, pins' centres and the zoom buttons'.
     let map: Rect
     let pin: Point
     let secondPin: Point
-    let zoomButton: Point
+    let zoomInButton: Point
+    let zoomOutButton: Point
     let row: Point
 
     /// The shipped page; `MERIDIAN_GESTURES_ROTATE=0` builds it as `--no-rotate` does, to
@@ -31,19 +32,27 @@ struct BenchLayout {
     init(_ page: MeridianPage) {
         let snap = page.snapshot
         map = snap.mapFrame
-        func centre(_ r: Rect) -> Point { Point(x: r.minX + r.size.width / 2, y: r.minY + r.size.height / 2) }
-        // Pins well inside the map, so a finger on them lands on the pin.
-        let m = map
-        let inside = snap.pins.filter { (p: PageSnapshot.Target) -> Bool in
+        let inside = BenchLayout.pinsInside(snap)
+        pin = inside.first ?? BenchLayout.centre(map)
+        secondPin = inside.dropFirst().first ?? pin
+        zoomInButton = snap.targets.first { $0.id == "zoomIn" }.map { BenchLayout.centre($0.frame) } ?? BenchLayout.centre(map)
+        zoomOutButton = snap.targets.first { $0.id == "zoomOut" }.map { BenchLayout.centre($0.frame) } ?? BenchLayout.centre(map)
+        row = snap.targets.first { $0.id.hasPrefix("place-") }.map { BenchLayout.centre($0.frame) } ?? Point(x: 400, y: 1000)
+    }
+
+    static func centre(_ r: Rect) -> Point { Point(x: r.minX + r.size.width / 2, y: r.minY + r.size.height / 2) }
+
+    /// The centres of the pins well inside the map, so a finger on them lands on the pin.
+    static func pinsInside(_ snap: PageSnapshot) -> [Point] { pinTargetsInside(snap).map { centre($0.frame) } }
+
+    static func pinTargetsInside(_ snap: PageSnapshot) -> [PageSnapshot.Target] {
+        let m = snap.mapFrame
+        return snap.pins.filter { (p: PageSnapshot.Target) -> Bool in
             let f = p.frame
             let x = f.minX > m.minX + 60 && f.maxX < m.maxX - 120
             let y = f.minY > m.minY + 60 && f.maxY < m.maxY - 60
             return x && y
         }
-        pin = inside.first.map { centre($0.frame) } ?? centre(map)
-        secondPin = inside.dropFirst().first.map { centre($0.frame) } ?? pin
-        zoomButton = snap.targets.first { $0.id == "zoomIn" }.map { centre($0.frame) } ?? centre(map)
-        row = snap.targets.first { $0.id.hasPrefix("place-") }.map { centre($0.frame) } ?? Point(x: 400, y: 1000)
     }
 }
 
@@ -54,8 +63,16 @@ struct BenchStream {
     /// rotation).
     private(set) var steadyRange = 0..<0
     private var time = 0.0
+    /// How many frames the scratch page has been handed.
+    private var fed = 0
 
+    /// The stream, aimed as a person aims: before each pin tap and drag, a scratch copy of the
+    /// page is brought up to that moment and the fingers go where a pin is then (the map moved
+    /// and zoomed since the stream began). Each cycle's zooms cancel out (+1 double tap, ±quick
+    /// zoom, ±pinch, −1 twice by two-finger taps, +1 double click, the buttons' +1 and −1), so
+    /// the pins stay on screen cycle after cycle.
     static func build(cycles: Int, on layout: BenchLayout) -> BenchStream {
+        let scratch = BenchLayout.page()
         var s = BenchStream()
         // The old bench tree's map stood at y 420; Meridian's map is where the layout says.
         let dy = layout.map.minY - 420
@@ -86,54 +103,89 @@ struct BenchStream {
             s.wait(300)
             s.drag(id: 0, from: layout.row, by: by(3, 140), frames: 40)
             s.wait(300)
-            // Two fingers pan and pinch the map.
-            s.touch([.down(id: 0, at: at(250, 700)), .down(id: 1, at: at(350, 700))])
-            for i in 1...40 {
-                let k = Double(i)
-                s.touch([.moved(id: 0, to: at(250 - k, 700 + k * dir)),
-                         .moved(id: 1, to: at(350 + k, 700 + k * dir))])
+            // Every zoom by a finger or the mouse is about one free spot of the map (no pin there),
+            // the buttons' zoom in and out about the map's centre cancel, and each odd cycle's
+            // pinch and twist retrace the even cycle's fingers backwards, so two cycles leave the
+            // camera where they found it (the place under the fingers follows the fingers).
+            let c0 = at(300, 700)
+            func around(_ x: Double, _ y: Double) -> Point { Point(x: c0.x + x, y: c0.y + y) }
+            // Two fingers pan and pinch the map: spreading 100 → 180 px while moving up 40 px,
+            // then the same path backwards.
+            func pinchAt(_ k: Double) -> (Point, Point) {
+                let half = 50 + 40 * k
+                return (around(-half, -40 * k), around(half, -40 * k))
             }
-            s.touch([.up(id: 0, at: at(210, 700 + 40 * dir)), .up(id: 1, at: at(390, 700 + 40 * dir))])
+            let path = (0...40).map { pinchAt(dir < 0 ? Double($0) / 40 : 1 - Double($0) / 40) }
+            s.touch([.down(id: 0, at: path[0].0), .down(id: 1, at: path[0].1)])
+            for p in path.dropFirst() { s.touch([.moved(id: 0, to: p.0), .moved(id: 1, to: p.1)]) }
+            s.touch([.up(id: 0, at: path[40].0), .up(id: 1, at: path[40].1)])
             s.wait(300)
-            // Two fingers twist the map 40° (the rotation begins after its threshold).
-            s.touch([.down(id: 0, at: at(220, 700)), .down(id: 1, at: at(380, 700))])
-            for i in 1...20 {
-                let a = Double(i) * 2 * dir * Double.pi / 180
-                s.touch([.moved(id: 0, to: at(300 - 80 * cos(a), 700 - 80 * sin(a))),
-                         .moved(id: 1, to: at(300 + 80 * cos(a), 700 + 80 * sin(a)))])
+            // Two fingers twist the map 40° and back the next cycle (the rotation begins after its
+            // threshold either way).
+            let turnFrom = dir < 0 ? 0.0 : 40.0, turnBy = dir < 0 ? 40.0 : -40.0
+            func twist(_ k: Double) -> (Point, Point) {
+                let a = (turnFrom + turnBy * k) * Double.pi / 180
+                return (around(-80 * cos(a), -80 * sin(a)), around(80 * cos(a), 80 * sin(a)))
             }
-            let end = 40 * dir * Double.pi / 180
-            s.touch([.up(id: 0, at: at(300 - 80 * cos(end), 700 - 80 * sin(end))), .up(id: 1, at: at(300 + 80 * cos(end), 700 + 80 * sin(end)))])
+            let start = twist(0)
+            s.touch([.down(id: 0, at: start.0), .down(id: 1, at: start.1)])
+            for i in 1...20 { let p = twist(Double(i) / 20); s.touch([.moved(id: 0, to: p.0), .moved(id: 1, to: p.1)]) }
+            let last = twist(1)
+            s.touch([.up(id: 0, at: last.0), .up(id: 1, at: last.1)])
             s.wait(300)
-            // A double tap and a double-tap-drag on the map.
-            s.tap(id: 0, at: at(300, 700))
+            // A double tap (+1) and a double-tap-drag on the map (in one cycle, out the next).
+            s.tap(id: 0, at: c0)
             s.wait(100)
-            s.tap(id: 1, at: at(303, 702))
+            s.tap(id: 1, at: around(3, 2))
             s.wait(400)
-            s.tap(id: 0, at: at(300, 700))
+            s.tap(id: 0, at: c0)
             s.wait(100)
-            s.drag(id: 0, from: at(300, 700), by: by(0, 100 * -dir), frames: 30)
+            s.drag(id: 0, from: c0, by: by(0, 100 * -dir), frames: 30)
             s.wait(400)
-            // A single tap (reported after the window), a pin tap, a pin drag, a button tap.
+            // Two two-finger taps (−1 each).
+            for _ in 0..<2 {
+                s.touch([.down(id: 0, at: around(-30, 0)), .down(id: 1, at: around(30, 0))])
+                s.wait(60)
+                s.touch([.up(id: 0, at: around(-30, 0)), .up(id: 1, at: around(30, 0))])
+                s.wait(400)
+            }
+            // A single tap (reported after the window), a pin tap and a pin drag, aimed at the
+            // pins where they are now; the drag goes back the next cycle.
             s.tap(id: 2, at: at(500, 850))
             s.wait(350)
-            s.tap(id: 0, at: layout.pin)
+            let pins = s.pinsNow(on: scratch)
+            s.tap(id: 0, at: pins.first ?? layout.pin)
             s.wait(350)
-            s.drag(id: 3, from: layout.secondPin, by: by(30 * dir, 20 * dir), frames: 30)
+            let now = s.pinsNow(on: scratch)
+            s.drag(id: 3, from: now.dropFirst().first ?? now.first ?? layout.secondPin, by: by(30 * dir, 20 * dir), frames: 30)
             s.wait(200)
-            s.tap(id: 1, at: layout.zoomButton)
-            s.wait(200)
-            // A two-finger tap and a mouse double click.
-            s.touch([.down(id: 0, at: at(300, 700)), .down(id: 1, at: at(360, 700))])
-            s.wait(60)
-            s.touch([.up(id: 0, at: at(300, 700)), .up(id: 1, at: at(360, 700))])
-            s.wait(400)
-            s.click(at: at(300, 700))
+            // A mouse double click (+1), then the zoom-in and zoom-out buttons.
+            s.click(at: c0)
             s.wait(100)
-            s.click(at: at(301, 700))
+            s.click(at: around(1, 0))
             s.wait(400)
+            s.tap(id: 1, at: layout.zoomInButton)
+            s.wait(200)
+            s.tap(id: 1, at: layout.zoomOutButton)
+            s.wait(200)
         }
         return s
+    }
+
+    /// Where the pins inside the map are now: the scratch page is handed the frames so far.
+    private mutating func pinsNow(on page: MeridianPage) -> [Point] {
+        pinTargetsNow(on: page).map { BenchLayout.centre($0.frame) }
+    }
+
+    private mutating func pinTargetsNow(on page: MeridianPage) -> [PageSnapshot.Target] {
+        for f in frames[fed...] { page.handle(f) }
+        fed = frames.count
+        page.advance(to: time)
+        let snap = page.snapshot
+        if getenv("MERIDIAN_GESTURES_DEBUG") != nil {
+            Bench.progress("t=\(Int(time)) zoom=\(snap.zoom) center=\(snap.center) bearing=\(snap.bearing) pins=\(snap.pins.count) inside=\(BenchLayout.pinsInside(snap).count)")
+        }
+        return BenchLayout.pinTargetsInside(snap)
     }
 
     private mutating func touch(_ changes: [TouchChange]) {
