@@ -159,19 +159,11 @@ final class MeridianUnderCompositorTests: XCTestCase {
         let s = try start()
         try s.compositor.waitIdle(quiet: 1.0, timeout: 20)   // every map tile drawn and shown
         let commits = try s.compositor.commits()
-        let switches = try contextSwitches(s.app.pid)
+        let switches = try contextSwitches(of: s.app.pid)
         try s.compositor.sleep(1.5)
         XCTAssertEqual(try s.compositor.commits(), commits, "no frames while nothing changes")
-        XCTAssertEqual(try contextSwitches(s.app.pid), switches, "no wakeups at all while idle")
+        XCTAssertEqual(try contextSwitches(of: s.app.pid), switches, "no wakeups at all while idle")
         _ = try finish(s)
-    }
-
-    /// Voluntary plus involuntary context switches of a process so far: each wakeup adds one.
-    private func contextSwitches(_ pid: pid_t) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        return status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
-            .compactMap { Int($0.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") }
-            .reduce(0, +)
     }
 
     func testAResizeStormEndsWithoutProtocolErrorsAtTheLastSize() throws {
