@@ -82,3 +82,63 @@ final class PhocTests: XCTestCase {
         }
     }
 }
+
+/// phoc nested in the test compositor (wlroots' wayland backend): the only way here to give
+/// phoc's seat a real keyboard (its headless seat has none). Keyboard focus leaves meridian
+/// when that keyboard goes away (phoc first releases the keys held on it) and comes back with
+/// a new wl_keyboard; meridian keeps running and the keys after it act unshifted.
+final class PhocKeyboardTests: XCTestCase {
+    func testUnderPhocTheKeyboardCanGoAndComeBackAndKeysStillActUnshifted() throws {
+        let outer = try TestCompositor(width: 720, height: 1440, kiosk: true)
+        guard let phocPath = PackagePaths.which("phoc") else {
+            throw HarnessError("phoc not found; scripts/install-deps.sh test installs it")
+        }
+        let ini = outer.runtimeDirectory + "/phoc.ini"
+        try "[core]\nxwayland=false\n\n[output:WL-1]\nscale=2\n".write(toFile: ini, atomically: true, encoding: .utf8)
+        let phoc = try outer.spawnClient(executable: phocPath, arguments: ["-C", ini],
+                                         environment: ["WLR_BACKENDS": "wayland", "WLR_RENDERER": "pixman",
+                                                       "HOME": outer.runtimeDirectory, "XDG_CONFIG_HOME": outer.runtimeDirectory + "/config"])
+        // phoc's own socket, in the same runtime directory as the test compositor's. (Its
+        // window maps only once it has something to draw: meridian.)
+        let socketDeadline = Date().addingTimeInterval(10)
+        while access(outer.runtimeDirectory + "/wayland-0", F_OK) != 0 {
+            guard Date() < socketDeadline, phoc.exitStatus == nil else {
+                throw HarnessError("phoc made no socket: \(phoc.standardError.suffix(2000))")
+            }
+            usleep(10_000)
+        }
+        let state = outer.runtimeDirectory + "/state.json"
+        let app = try outer.spawnClient(executable: try PackagePaths.meridianExecutable(), arguments: ["--state-out", state],
+                                        environment: ["WAYLAND_DISPLAY": "wayland-0", "WAYLAND_DEBUG": "1"])
+        try outer.waitMap(timeout: 20)
+        let enterDeadline = Date().addingTimeInterval(20)
+        while ProtocolLog(text: app.standardError).lines("wl_keyboard@").filter({ $0.contains(".enter(") }).isEmpty {
+            guard Date() < enterDeadline, app.exitStatus == nil else {
+                throw HarnessError("meridian got no keyboard focus from phoc: \(app.standardError.suffix(2000))")
+            }
+            usleep(50_000)
+        }
+        try outer.send("key 42 press")                    // Shift held...
+        try outer.sleep(0.2)
+        try outer.send("seat-caps pointer,touch")         // ...when phoc's keyboard goes: leave
+        try outer.sleep(0.3)
+        try outer.send("key 42 release")                  // released where meridian cannot see it
+        try outer.send("seat-caps pointer,keyboard,touch") // the keyboard is back: enter
+        try outer.sleep(0.3)
+        try outer.send("key 57 press")                    // space: a page down, not up
+        try outer.send("key 57 release")
+        try outer.sleep(0.5)
+        XCTAssertNil(app.exitStatus, "meridian survives the leave: \(app.standardError.suffix(2000))")
+        app.signal(SIGTERM)
+        XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(0), String(app.standardError.suffix(2000)))
+
+        let log = ProtocolLog(text: app.standardError)
+        let events = log.lines("wl_keyboard@").filter { !$0.contains("->") }
+        XCTAssertGreaterThanOrEqual(events.filter { $0.contains(".leave(") }.count, 1, "phoc sent wl_keyboard.leave")
+        XCTAssertGreaterThanOrEqual(events.filter { $0.contains(".enter(") }.count, 2, "and focus came back")
+        let dump = try StateDump(path: state)
+        let page = dump.json["page"] as? [String: Any] ?? [:]
+        XCTAssertGreaterThan((page["scrollY"] as? Double) ?? 0, 100, "space after the leave scrolled down: Shift was not held over")
+        XCTAssertEqual((dump.json["input"] as? [String: Int])?["keyPresses"], 2, "Shift and space reached the page")
+    }
+}
