@@ -16,6 +16,10 @@ test+=(desktop-file-utils appstream groff-base python3)
 # KWinWindowFitTests run stock KWin (kwin_wayland --virtual, in a dbus-run-session): the one
 # compositor in Debian 12 that sends xdg_toplevel.configure_bounds (xdg_wm_base v4).
 test+=(kwin-wayland dbus-daemon)
+# PhocTests and SwayAndCageTests run the stock wlroots compositors tablets and kiosks run:
+# phoc (Phosh), sway and cage (cage needs xwayland), with grim for their screenshots and
+# setpriv (util-linux) to run sway and cage as an unprivileged uid.
+test+=(phoc sway cage xwayland grim util-linux)
 # The label font-fallback test draws Chinese, which DejaVu lacks (a small CJK font, 5 MB).
 test+=(fonts-wqy-microhei)
 # The shaping tests draw Devanagari conjuncts, which DejaVu lacks (Lohit Devanagari, 0.3 MB).

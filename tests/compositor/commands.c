@@ -612,6 +612,36 @@ static bool execute(struct server *s, const struct command *c, char *result, siz
 		snprintf(result, rn, "%llu", (unsigned long long)s->commits);
 		return true;
 	}
+	if (strcmp(name, "keyboard-leave") == 0) {
+		if (argc > 2 || (argc == 2 && strcmp(a[1], "twice") != 0)) {
+			USAGE("keyboard-leave [twice]");
+		}
+		struct wlr_seat_client *client = s->seat->keyboard_state.focused_client;
+		struct wlr_surface *surface = s->seat->keyboard_state.focused_surface;
+		if (client == NULL || surface == NULL) {
+			snprintf(why, n, "no keyboard focus");
+			return false;
+		}
+		struct wl_resource *surface_resource = surface->resource;
+		wlr_seat_keyboard_notify_clear_focus(s->seat);
+		if (argc == 2) {
+			/* wlroots sent one leave and forgot the focus; say it again, as phoc was reported to. */
+			struct wl_resource *keyboard;
+			wl_resource_for_each(keyboard, &client->keyboards) {
+				wl_keyboard_send_leave(keyboard, wlr_seat_client_next_serial(client), surface_resource);
+			}
+		}
+		return true;
+	}
+	if (strcmp(name, "keyboard-enter") == 0) {
+		struct view *view = shell_top_view(s);
+		if (view == NULL) {
+			snprintf(why, n, "no toplevel");
+			return false;
+		}
+		input_focus_view(s, view);
+		return true;
+	}
 	if (strcmp(name, "kill-client") == 0) {
 		struct view *view = shell_top_view(s);
 		if (view == NULL) {

@@ -61,6 +61,9 @@
  *   pinch-end [cancelled]  pinch end
  *   commits                number of commits seen from toplevel surfaces so far ("ok commits: N")
  *   kill-client            wl_client_destroy of the newest toplevel's client
+ *   keyboard-leave [twice] clear the keyboard focus (wl_keyboard.leave); with twice, a second
+ *                          leave for the same surface follows
+ *   keyboard-enter         give the newest toplevel the keyboard focus again
  *   text-input-preedit [TEXT]  as an input method: zwp_text_input_v3 preedit_string TEXT (the rest
  *                          of the line, caret at its end; none clears it) then done, to the enabled
  *                          text input with focus
