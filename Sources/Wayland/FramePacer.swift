@@ -26,6 +26,8 @@ struct FramePacer {
     static let minimumMargin = 1.0
     static let maximumMargin = 4.0
     static let drawWindow = 32
+    /// The least time, as a fraction of the period, between a folding frame's start and its vblank.
+    static let foldSlack = 0.5
 
     /// Drawing time to budget: the 85th percentile of the last 32 frames, so that an ordinary
     /// slow frame still makes its vblank while a rare cold one (tiles missing) does not move
@@ -126,7 +128,11 @@ struct FramePacer {
             planned = target(startingAt: now)
         }
         guard let v = planned else { return nil }
-        let late = v - drawEstimate - margin
+        // Never later than half a refresh before the vblank: on a loaded machine a wake-up or a
+        // frame is often a few ms late, and starting at the budget alone (drawing time + 1–4 ms)
+        // missed 14–72 of ~140 refreshes a gesture where callback pacing, which starts right
+        // after the vblank, missed 0–18 (docs/LATENCY.md, "Faster input than the display").
+        let late = v - max(drawEstimate + margin, period.map { $0 * FramePacer.foldSlack } ?? 0)
         let start: Double
         if foldsInput(now: now) {
             start = late

@@ -23,9 +23,11 @@ enum LatencyBench {
     /// Headless rounds of each gesture pair (there and back).
     static let headlessRounds = 3
 
-    /// `MERIDIAN_LATENCY_PROFILE=pan`: only the headless pans, for a profiler (callgrind with
-    /// `--toggle-collect='*drawLikeTheWindow*'` sees just the warm pan frames' drawing).
-    static var profilesPansOnly: Bool { getenv("MERIDIAN_LATENCY_PROFILE").map { String(cString: $0) == "pan" } ?? false }
+    /// `MERIDIAN_LATENCY_PROFILE=pan` (or `pinch`): only the headless pans (or pinches), for a
+    /// profiler (callgrind with `--toggle-collect='*drawLikeTheWindow*'` sees just those frames' drawing).
+    static var profile: String? { getenv("MERIDIAN_LATENCY_PROFILE").map { String(cString: $0) } }
+    static var profilesPansOnly: Bool { profile == "pan" }
+    static var profilesPinchesOnly: Bool { profile == "pinch" }
 
     static func run() {
         var mapFrame = (x: 16.0, y: 184.0, width: 1888.0, height: 560.0)
@@ -36,7 +38,7 @@ enum LatencyBench {
         } catch {
             Bench.progress("latency headless: not run: \(error)")
         }
-        guard !profilesPansOnly else { return }
+        guard !profilesPansOnly && !profilesPinchesOnly else { return }
         // The same flings with the page drawn at its exact scroll offset, as before the pixel grid:
         // glide frames then redraw the whole window. Both in this run, one after the other.
         do {
@@ -118,8 +120,13 @@ enum LatencyBench {
         Bench.progress("latency headless: cache warmed in \(Bench.format(warm)) ms (every visible tile drawn: \(h.lastFrameComplete))")
 
         var gestures: [LatencyGestures.Gesture] = []
-        for _ in 0..<headlessRounds { gestures += LatencyGestures.pans(map: h.mapFrame) }
+        if !profilesPinchesOnly {
+            for _ in 0..<headlessRounds { gestures += LatencyGestures.pans(map: h.mapFrame) }
+        }
         if !profilesPansOnly {
+            for _ in 0..<headlessRounds { gestures += LatencyGestures.pinches(map: h.mapFrame) }
+        }
+        if !profilesPansOnly && !profilesPinchesOnly {
             for _ in 0..<headlessRounds { gestures += LatencyGestures.scrolls(width: Double(width), height: Double(height)) }
         }
 
@@ -168,7 +175,7 @@ enum LatencyBench {
                     ("median", Bench.quantile(fills, 0.5)), ("p90", Bench.quantile(fills, 0.9)),
                     ("p99", Bench.quantile(fills, 0.99)), ("runs", fills.count)])
 
-        for kind in ["scroll", "pan"] {
+        for kind in ["scroll", "pan", "pinch"] {
             guard let s = samples[kind], !s.wall.isEmpty else {
                 Bench.progress("latency headless: \(kind): no frame changed the screen")
                 continue

@@ -11,6 +11,7 @@ import Glibc
 /// from wp_presentation feedback). Scanout after the compositor's vblank is not in it.
 enum LatencyUnderCompositor {
     static func run(mapFrame: (x: Double, y: Double, width: Double, height: Double)) {
+        defer { printSideBySide() }
         for hz in refreshRates {
             for pacing in pacings {
                 for offsets in scrollOffsets {
@@ -153,11 +154,12 @@ enum LatencyUnderCompositor {
 
         var windows: [Window] = []
         let width = Double(LatencyBench.width), height = Double(LatencyBench.height)
+        let hz = inputHz
         var gestures: [(LatencyGestures.Gesture, String)] = []
         for round in 0..<rounds {
             let tiles = round == 0 ? "cold" : "warm"
-            for g in LatencyGestures.pans(map: mapFrame) + LatencyGestures.pinches(map: mapFrame)
-                + LatencyGestures.scrolls(width: width, height: height) + LatencyGestures.flings(width: width, height: height) {
+            for g in LatencyGestures.pans(map: mapFrame, hz: hz) + LatencyGestures.pinches(map: mapFrame, hz: hz)
+                + LatencyGestures.scrolls(width: width, height: height, hz: hz) + LatencyGestures.flings(width: width, height: height, hz: hz) {
                 gestures.append((g, tiles))
             }
         }
@@ -167,7 +169,7 @@ enum LatencyUnderCompositor {
             let before = try session.commits()
             let start = Double(Bench.now()) / 1e6
             let offset = weston ? westonOffset : (x: 0, y: 0)
-            let errors = try session.send(g.frames.flatMap { LatencyGestures.commands($0, offset: offset) }, timeout: 30)
+            let errors = try session.send(LatencyGestures.commands(g.frames, hz: hz, offset: offset), timeout: 30)
             let end = Double(Bench.now()) / 1e6
             windows.append(Window(kind: g.kind, tiles: tiles, start: start, end: end, commits: try session.commits() - before, settled: end))
             Bench.progress("latency compositor \(refreshHz) Hz: \(g.kind) (\(tiles)) \(windows.count): \(g.frames.count) touch frames injected, "
@@ -190,6 +192,41 @@ enum LatencyUnderCompositor {
                scrollOffsets: scrollOffsets)
     }
 
+    /// The touch rate of the compositor modes (`MERIDIAN_LATENCY_INPUT_HZ`, default 60).
+    static let inputHz = LatencyGestures.inputHz
+
+    /// One gesture kind's figures in one run, for the side-by-side table at the end.
+    struct Row {
+        var kind, tiles, mode: String
+        var refreshHz: Int
+        var pacing, offsets: String
+        var median, p99: Double
+        var missed, observed, inputFrames, commits: Int
+        /// The median spacing of the input frames as they reached the client (ms).
+        var inputGap: Double
+    }
+    nonisolated(unsafe) static var rows: [Row] = []
+
+    /// The run's figures as one markdown table on stderr, the pacings side by side (same
+    /// gesture, tiles, mode and refresh on neighbouring rows).
+    static func printSideBySide() {
+        guard !rows.isEmpty else { return }
+        let order = ["scroll": 0, "pan": 1, "pinch": 2, "fling": 3]
+        let sorted = rows.enumerated().sorted { a, b in
+            let x = a.element, y = b.element
+            let kx = (x.mode, x.refreshHz, order[x.kind] ?? 9, x.tiles, x.offsets), ky = (y.mode, y.refreshHz, order[y.kind] ?? 9, y.tiles, y.offsets)
+            return kx != ky ? kx < ky : a.offset < b.offset
+        }.map(\.element)
+        var lines = ["latency: side by side, input at \(inputHz) Hz (median gap as received in brackets)",
+                     "| gesture | tiles | mode | Hz | pacing | offsets | input→present median | p99 | missed / refreshes | input frames / commits |",
+                     "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in sorted {
+            lines.append("| \(r.kind) | \(r.tiles) | \(r.mode) | \(r.refreshHz) | \(r.pacing) | \(r.offsets) | \(Bench.format(r.median)) | "
+                + "\(Bench.format(r.p99)) | \(r.missed) / \(r.observed) | \(r.inputFrames) / \(r.commits) [\(Bench.format(r.inputGap))] |")
+        }
+        Bench.progress(lines.joined(separator: "\n"))
+    }
+
     /// Pans and pinches first in each round (the ground they uncover is what makes tiles cold).
     static func kindOrder(_ kind: String) -> Int { ["pan": 0, "pinch": 1, "scroll": 2, "fling": 3][kind] ?? 4 }
 
@@ -201,7 +238,8 @@ enum LatencyUnderCompositor {
         }
         let period = 1000 / Double(refreshHz)
         let base: [(String, Any)] = [("suite", "latency"), ("size", LatencyBench.size), ("mode", mode),
-                                            ("refresh_hz", refreshHz), ("pacing", pacing), ("scroll_offsets", scrollOffsets)]
+                                            ("refresh_hz", refreshHz), ("pacing", pacing), ("scroll_offsets", scrollOffsets),
+                                            ("input_hz", inputHz)]
         func stats(_ v: [Double]) -> [(String, Any)] {
             [("median", Bench.quantile(v, 0.5)), ("p90", Bench.quantile(v, 0.9)), ("p99", Bench.quantile(v, 0.99)), ("runs", v.count)]
         }
@@ -252,6 +290,12 @@ enum LatencyUnderCompositor {
                     }
                 }
                 let frames = Set(mine.map(\.commit)).count
+                let arrivals = mine.map(\.input).sorted()
+                let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }.filter { $0 < 100 }
+                rows.append(Row(kind: kind, tiles: tiles, mode: mode, refreshHz: refreshHz, pacing: pacing, offsets: scrollOffsets,
+                                median: Bench.quantile(presented, 0.5), p99: Bench.quantile(presented, 0.99),
+                                missed: missed, observed: observed, inputFrames: mine.count, commits: frames,
+                                inputGap: gaps.isEmpty ? .nan : Bench.quantile(gaps, 0.5)))
                 let allCommits = gestureWindows.reduce(0) { $0 + $1.commits }
                 Bench.progress("latency \(mode) \(refreshHz) Hz, \(pacing): \(kind) (\(tiles)): \(mine.count) touch frames shown by \(frames) commits, "
                     + "\(allCommits) commits in all while injecting, \(mine.count - presented.count) with no presentation time; "

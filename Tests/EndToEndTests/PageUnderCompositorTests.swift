@@ -20,18 +20,9 @@ final class PageUnderCompositorTests: XCTestCase {
     private func start(touchFrames: Bool = true) throws -> Session {
         let compositor = try TestCompositor(width: 800, height: 1280, kiosk: true)
         if !touchFrames { try compositor.send("touch-frames off") }
-        let dir = compositor.runtimeDirectory
         // The page's starting geometry, from the same binary, headless.
-        let empty = dir + "/empty.trace"
-        try "meridian-trace 1\n0 wait\n".write(toFile: empty, atomically: true, encoding: .utf8)
-        let headless = try compositor.spawnClient(executable: try PackagePaths.meridianExecutable(),
-                                                  arguments: ["--headless", "--replay", empty, "--state-out", dir + "/initial.json"])
-        XCTAssertEqual(try headless.waitForExit(timeout: 20), .exited(0), headless.standardError)
-        let initial = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/initial.json"))) as? [String: Any] ?? [:]
-        let stateFile = dir + "/state.json"
-        let app = try compositor.spawnClient(executable: try PackagePaths.meridianExecutable(), arguments: ["--state-out", stateFile])
-        try compositor.waitMap()
-        try compositor.waitIdle(quiet: 0.5, timeout: 20)
+        let initial = try compositor.headlessStartState()
+        let (app, stateFile) = try compositor.spawnSettledMeridian()
         return Session(compositor: compositor, app: app, stateFile: stateFile, initial: initial)
     }
 

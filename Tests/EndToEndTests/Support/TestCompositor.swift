@@ -43,7 +43,8 @@ final class TestCompositor {
 
     /// Starts the compositor (building it first if needed) and waits for `ready`. `environment`
     /// adds to its environment (`XKB_DEFAULT_LAYOUT`/`_VARIANT` choose the seat's keymap).
-    init(width: Int = 800, height: Int = 600, kiosk: Bool = false, verbose: Bool = false,
+    /// `refreshHz`: the output's refresh (`-R`; the compositor's default, 60 Hz, when nil).
+    init(width: Int = 800, height: Int = 600, kiosk: Bool = false, verbose: Bool = false, refreshHz: Int? = nil,
          startupTimeout: Double = 10, environment: [String: String] = [:]) throws {
         try PackagePaths.ensureCompositorBuilt()
         // A test process writing to a dead compositor must get EPIPE, not die.
@@ -68,6 +69,7 @@ final class TestCompositor {
         var arguments = ["-W", "\(width)", "-H", "\(height)", "-S", socketName, "-f", "-"]
         if kiosk { arguments.append("-k") }
         if verbose { arguments.append("-v") }
+        if let refreshHz { arguments += ["-R", "\(refreshHz)"] }
         let started = ContinuousClock.now
         do {
             process = try ChildProcess(
