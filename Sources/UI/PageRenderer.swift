@@ -45,14 +45,17 @@ public final class PageRenderer {
         let scroll = page.scrollY
         availableWidth = layout.windowWidth
         set(cr, Palette.page)
-        cairo_paint(cr)
+        paintBackground(page, cr)
         cairo_save(cr)
         cairo_translate(cr, 0, -scroll)
         // A partial redraw (a map pan, a scroll's strip) clips: what lies wholly outside the
         // clip is skipped, which draws the same pixels at a fraction of the cost.
         let band = clipBand(cr)
         if band.meets(0, PageLayout.headerHeight) { drawHeader(cr, layout) }
-        if band.meets(PageLayout.introTop, PageLayout.introTop + layout.introHeight) { drawIntro(cr, layout) }
+        // The intro's room ends where the map begins; its text ends at its last baseline (a map
+        // pan's clip met the room and drew the intro for nothing, 4 % of the frame).
+        let introText = PageLayout.introTop + Self.introBaseline + Double(max(layout.introLines.count - 1, 0)) * PageText.lineHeight
+        if band.meets(PageLayout.introTop, introText) { drawIntro(cr, layout) }
         drawList(cr, page, band)
         let more = layout.moreContentTop(rows: page.places.count)
         if band.meets(more, layout.contentHeight(rows: page.places.count)) { drawMoreContent(cr, page) }
@@ -64,6 +67,49 @@ public final class PageRenderer {
         drawNotice(cr, layout)
         drawUndo(page, cr)
         page.frameDrawn()
+    }
+
+    /// Tests: true paints the page's background under the map too, as before (the tiles cover it).
+    var paintsPageUnderMap = false
+
+    /// The page's background, except where the map will cover it: inside the map's frame the
+    /// tiles are opaque, so of the map's area only the corner squares (where the rounding shows
+    /// the page) and the frame's partly covered edge pixels get it. A whole-map fill that the
+    /// tiles then covered was 21 % of a warm pan frame's instructions (LATENCY.md).
+    private func paintBackground(_ page: MeridianPage, _ cr: OpaquePointer) {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        let f = page.mapFrameInWindow
+        guard !paintsPageUnderMap, m.xy == 0, m.yx == 0, m.xx > 0, m.yy > 0, f.size.width > 0, f.size.height > 0 else {
+            cairo_paint(cr)
+            return
+        }
+        // Device px: the pixels the map's frame covers wholly, and its corners' squares.
+        var x0 = f.minX, y0 = f.minY, x1 = f.maxX, y1 = f.maxY
+        cairo_user_to_device(cr, &x0, &y0)
+        cairo_user_to_device(cr, &x1, &y1)
+        let k = min(Self.mapCornerRadius, f.size.width / 2, f.size.height / 2)
+        let kx = (k * m.xx).rounded(.up) + 1, ky = (k * m.yy).rounded(.up) + 1
+        let ix0 = x0.rounded(.up), iy0 = y0.rounded(.up), ix1 = x1.rounded(.down), iy1 = y1.rounded(.down)
+        var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1)
+        guard ix1 - ix0 > 2 * kx, iy1 - iy0 > 2 * ky, [x0, y0, x1, y1, cx0, cy0, cx1, cy1].allSatisfy({ $0.isFinite && abs($0) < 1e7 }) else {
+            cairo_paint(cr)
+            cairo_restore(cr)
+            return
+        }
+        cx0 = min(cx0.rounded(.down), ix0); cy0 = min(cy0.rounded(.down), iy0)
+        cx1 = max(cx1.rounded(.up), ix1); cy1 = max(cy1.rounded(.up), iy1)
+        // Around the map (above, below, left, right), then the four corner squares inside it:
+        // whole device px that do not overlap, so cairo fills them as boxes.
+        let boxes = [(cx0, cy0, cx1, iy0), (cx0, iy1, cx1, cy1), (cx0, iy0, ix0, iy1), (ix1, iy0, cx1, iy1),
+                     (ix0, iy0, ix0 + kx, iy0 + ky), (ix1 - kx, iy0, ix1, iy0 + ky),
+                     (ix0, iy1 - ky, ix0 + kx, iy1), (ix1 - kx, iy1 - ky, ix1, iy1)]
+        for (a, b, c, d) in boxes where c > a && d > b { cairo_rectangle(cr, a, b, c - a, d - b) }
+        cairo_fill(cr)
+        cairo_restore(cr)
     }
 
     // MARK: Page content
@@ -114,9 +160,13 @@ public final class PageRenderer {
     private func drawIntro(_ cr: OpaquePointer, _ layout: PageLayout) {
         set(cr, Palette.text)
         for (i, line) in layout.introLines.enumerated() {
-            text(cr, line, x: PageLayout.margin, y: PageLayout.introTop + 22 + Double(i) * PageText.lineHeight, size: PageText.introFont.size)
+            text(cr, line, x: PageLayout.margin, y: PageLayout.introTop + Self.introBaseline + Double(i) * PageText.lineHeight,
+                 size: PageText.introFont.size)
         }
     }
+
+    /// The intro's first baseline below `PageLayout.introTop`.
+    static let introBaseline = 22.0
 
     /// The rows (user space) the current clip lets through, a few px wider for text that
     /// reaches past its line.
@@ -246,6 +296,7 @@ public final class PageRenderer {
 
     deinit {
         for s in pinSprites.values { cairo_surface_destroy(s.surface) }
+        for s in buttonSprites.values { cairo_surface_destroy(s.surface) }
     }
 
     /// Composites the pin centred on `c` (user space) from its sprite: its centre is placed to a
@@ -295,26 +346,98 @@ public final class PageRenderer {
         return (surface, margin)
     }
 
+    /// Tests: false draws the zoom buttons with cairo every frame, as before the sprites.
+    var drawsButtonsAsSprites = true
+
     private func drawButtons(_ page: MeridianPage, _ cr: OpaquePointer) {
-        for (view, sign) in [(page.viewport.zoomIn, "+"), (page.viewport.zoomOut, "-")] {
-            let f = view.frame
-            cairo_set_source_rgba(cr, 0, 0, 0, 0.2)
-            roundedRect(cr, Rect(x: f.minX, y: f.minY + 1, width: f.size.width, height: f.size.height), radius: 6)
-            cairo_fill(cr)
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            roundedRect(cr, f, radius: 6)
-            cairo_fill(cr)
-            set(cr, Palette.text)
-            cairo_set_line_width(cr, 2.5)
-            let c = f.center
-            cairo_move_to(cr, c.x - 8, c.y)
-            cairo_line_to(cr, c.x + 8, c.y)
-            if sign == "+" {
-                cairo_move_to(cr, c.x, c.y - 8)
-                cairo_line_to(cr, c.x, c.y + 8)
-            }
-            cairo_stroke(cr)
+        for (view, plus) in [(page.viewport.zoomIn, true), (page.viewport.zoomOut, false)] {
+            if drawsButtonsAsSprites, drawButtonSprite(cr, frame: view.frame, plus: plus) { continue }
+            drawButton(cr, frame: view.frame, plus: plus)
         }
+    }
+
+    /// A zoom button: its shadow, the white rounded square and the "+" or "-", in `f` (user space).
+    private func drawButton(_ cr: OpaquePointer, frame f: Rect, plus: Bool) {
+        drawButtonBackground(cr, f)
+        set(cr, Palette.text)
+        cairo_set_line_width(cr, 2.5)
+        let c = f.center
+        cairo_move_to(cr, c.x - 8, c.y)
+        cairo_line_to(cr, c.x + 8, c.y)
+        if plus {
+            cairo_move_to(cr, c.x, c.y - 8)
+            cairo_line_to(cr, c.x, c.y + 8)
+        }
+        cairo_stroke(cr)
+    }
+
+    /// A map button's shadow and white rounded square.
+    private func drawButtonBackground(_ cr: OpaquePointer, _ f: Rect) {
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.2)
+        roundedRect(cr, Rect(x: f.minX, y: f.minY + 1, width: f.size.width, height: f.size.height), radius: 6)
+        cairo_fill(cr)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        roundedRect(cr, f, radius: 6)
+        cairo_fill(cr)
+    }
+
+    /// A zoom button drawn once per sign, size, buffer scale and sub-pixel phase of its corner
+    /// into a small image, composited at whole device pixels: the same place to the pixel's
+    /// fraction, so it moves with the page exactly. Its fills and strokes under the map's rounded
+    /// clip were 19 % of a warm pan frame's instructions (LATENCY.md).
+    private struct ButtonSpriteKey: Hashable {
+        var plus: Bool
+        var scale: Double
+        var width: Double, height: Double
+        var phaseX: Double, phaseY: Double
+    }
+    private var buttonSprites: [ButtonSpriteKey: (surface: OpaquePointer, margin: Int)] = [:]
+
+    /// False when the transform is not a plain scale and translation (the caller draws the button).
+    private func drawButtonSprite(_ cr: OpaquePointer, frame f: Rect, plus: Bool) -> Bool {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        guard m.xy == 0, m.yx == 0, m.xx > 0, m.xx == m.yy, m.xx <= 8, f.size.width > 0, f.size.height > 0,
+              f.size.width < 1000, f.size.height < 1000 else { return false }
+        var dx = f.minX, dy = f.minY
+        cairo_user_to_device(cr, &dx, &dy)
+        guard dx.isFinite, dy.isFinite, abs(dx) < 1e6, abs(dy) < 1e6 else { return false }
+        let ix = dx.rounded(.down), iy = dy.rounded(.down)
+        let key = ButtonSpriteKey(plus: plus, scale: m.xx, width: f.size.width, height: f.size.height, phaseX: dx - ix, phaseY: dy - iy)
+        guard let sprite = buttonSprite(key) else { return false }
+        let w = Double(cairo_image_surface_get_width(sprite.surface)), h = Double(cairo_image_surface_get_height(sprite.surface))
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        let x = ix - Double(sprite.margin), y = iy - Double(sprite.margin)
+        cairo_set_source_surface(cr, sprite.surface, x, y)
+        cairo_rectangle(cr, x, y, w, h)
+        cairo_fill(cr)
+        cairo_restore(cr)
+        return true
+    }
+
+    private func buttonSprite(_ key: ButtonSpriteKey) -> (surface: OpaquePointer, margin: Int)? {
+        if let s = buttonSprites[key] { return s }
+        if buttonSprites.count >= 32 {
+            for s in buttonSprites.values { cairo_surface_destroy(s.surface) }
+            buttonSprites.removeAll()
+        }
+        // The shadow reaches 1 px below; a pixel of antialiasing on every side.
+        let margin = Int((2 * key.scale).rounded(.up)) + 1
+        let width = Int((key.width * key.scale).rounded(.up)) + 2 * margin + 1
+        let height = Int((key.height * key.scale).rounded(.up)) + 2 * margin + 1
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else { return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let sc = cairo_create(surface) else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        cairo_translate(sc, Double(margin) + key.phaseX, Double(margin) + key.phaseY)
+        cairo_scale(sc, key.scale, key.scale)
+        drawButton(sc, frame: Rect(x: 0, y: 0, width: key.width, height: key.height), plus: key.plus)
+        cairo_destroy(sc)
+        cairo_surface_flush(surface)
+        buttonSprites[key] = (surface, margin)
+        return (surface, margin)
     }
 
     /// A needle whose red half points north, on a white button, while the map is rotated.
@@ -322,12 +445,7 @@ public final class PageRenderer {
         let compass = page.viewport.compass
         guard !compass.isHidden else { return }
         let f = compass.frame, c = f.center
-        cairo_set_source_rgba(cr, 0, 0, 0, 0.2)
-        roundedRect(cr, Rect(x: f.minX, y: f.minY + 1, width: f.size.width, height: f.size.height), radius: 6)
-        cairo_fill(cr)
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        roundedRect(cr, f, radius: 6)
-        cairo_fill(cr)
+        drawButtonBackground(cr, f)
         // North on screen is (-sin b, -cos b); the needle is a thin diamond along it.
         let b = page.camera.bearing * Double.pi / 180
         let north = Point(x: -sin(b), y: -cos(b)), across = Point(x: -north.y, y: north.x)

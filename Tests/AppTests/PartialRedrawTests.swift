@@ -265,22 +265,15 @@ import Testing
         let steps = script(map: (f.minX, f.minY, f.size.width, f.size.height))
         let fills = try app(showTouches: false), sprites = try app(showTouches: false)
         fills.core.renderer.drawsPinsAsSprites = false
-        let window = Window(), width = window.pixelWidth, height = window.pixelHeight, stride = width * 4
+        let window = Window(), width = window.pixelWidth, height = window.pixelHeight
         var worst = 0, changed = 0, total = 0, outside = 0
         let frames = sideBySide(fills, sprites, window: window, script: steps) { _, _, a, b in
             let pins = sprites.core.page.snapshot.pins.map(\.frame)
-            let p = a.assumingMemoryBound(to: UInt8.self), q = b.assumingMemoryBound(to: UInt8.self)
-            for row in 0..<height where memcmp(a + row * stride, b + row * stride, stride) != 0 {
-                for k in Swift.stride(from: row * stride, to: (row + 1) * stride, by: 4) {
-                    var d = 0
-                    for c in 0..<3 { d = max(d, abs(Int(p[k + c]) - Int(q[k + c]))) }
-                    guard d > 0 else { continue }
-                    changed += 1
-                    total += d
-                    worst = max(worst, d)
-                    let x = Double(k / 4 % width) + 0.5, y = Double(k / 4 / width) + 0.5
-                    if !pins.contains(where: { x > $0.minX - 4 && x < $0.maxX + 5 && y > $0.minY - 4 && y < $0.maxY + 6 }) { outside += 1 }
-                }
+            Self.eachDifference(a, b, width: width, height: height) { x, y, d in
+                changed += 1
+                total += d
+                worst = max(worst, d)
+                if !pins.contains(where: { x > $0.minX - 4 && x < $0.maxX + 5 && y > $0.minY - 4 && y < $0.maxY + 6 }) { outside += 1 }
             }
             return true
         }
@@ -290,6 +283,21 @@ import Testing
         // levels on average, 42 at most.
         #expect(changed > 0 && Double(total) / Double(changed) < 10 && worst <= 64,
                 "the rims move by under 1/8 px: \(changed) pixels changed, by \(Double(total) / Double(max(changed, 1))) on average, \(worst) at most")
+    }
+
+    /// Calls `visit` with the centre (buffer px) of every pixel where two XRGB pictures differ,
+    /// and the largest difference of its channels.
+    static func eachDifference(_ a: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer, width: Int, height: Int,
+                               visit: (Double, Double, Int) -> Void) {
+        let stride = width * 4
+        let p = a.assumingMemoryBound(to: UInt8.self), q = b.assumingMemoryBound(to: UInt8.self)
+        for row in 0..<height where memcmp(a + row * stride, b + row * stride, stride) != 0 {
+            for k in Swift.stride(from: row * stride, to: (row + 1) * stride, by: 4) {
+                var d = 0
+                for c in 0..<3 { d = max(d, abs(Int(p[k + c]) - Int(q[k + c]))) }
+                if d > 0 { visit(Double(k / 4 % width) + 0.5, Double(k / 4 / width) + 0.5, d) }
+            }
+        }
     }
 
     @Test func threeRotatingBuffersRedrawingOnlyTheirDamageMatchFullRedrawsEveryFrame() throws {
