@@ -289,13 +289,17 @@ struct TilePainter {
 
     /// `line-pattern` as MapLibre Native draws it: the image runs along each line, its left
     /// edge at the line's first vertex and repeating every image width (logical px) of distance
-    /// along it, turning with every segment; across the line the image's height is stretched
-    /// to the line's width, its top on the right of travel. Each segment is stroked with its own
-    /// pattern matrix; a disc at each inner vertex (in the next segment's pattern) fills the join.
-    /// `line-offset` moves the line right of travel (its vertices along the bisectors, as for
-    /// plain lines; the distance along it stays the line's own). With `line-gap-width` two lines
-    /// of the width are drawn either side of the gap and the image's height spans both and the
-    /// gap between (MapLibre stretches it across the whole outset; the gap shows none of it).
+    /// along it, turning with every segment; across the line its top on the right of travel,
+    /// centred on the line and repeating, scaled as MapLibre Native's line_pattern shader scales
+    /// it: the line's outset (half its width, or with `line-gap-width` half the gap plus the
+    /// width, plus half a device px of antialiasing) shows at most (image height + 2) / 2 logical
+    /// px of the image each side, so a line up to about the image's height shows it at its own
+    /// size, a wider one (or a cased pair) squeezes it (measured with pymgl 0.5.0: a 16 x 8 image
+    /// on an 8-px line with an 8-px gap repeats every 20 px across). Each segment is stroked with
+    /// its own pattern matrix; a disc at each inner vertex (in the next segment's pattern) fills
+    /// the join. `line-offset` moves the line right of travel (its vertices along the bisectors,
+    /// as for plain lines; the distance along it stays the line's own). With `line-gap-width`
+    /// two strokes of the width either side of the gap.
     private func linePattern(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: LinePaint, _ pattern: SpritePattern) {
         let names = patternNames(tiles, layer, pattern)
         let opacity = max(pattern.opacity.constant ?? 1, 0)
@@ -324,7 +328,10 @@ struct TilePainter {
                 let gap = g.isFinite && g > 0 ? min(g, 4096) * scale : 0
                 // Each stroke's offset from the line; the image spans `across` px about `offset`.
                 let sides = gap > 0 ? [offset + (gap + w) / 2, offset - (gap + w) / 2] : [offset]
-                let across = gap > 0 ? gap + 2 * w : w
+                // Image px per device px across the line (see above), in the sheet's px.
+                let outset = (gap > 0 ? gap / 2 + w : w / 2) / scale + 0.5 / scale
+                let shown = min(outset, (imageH / cut.pixelRatio + 2) / 2)
+                let k2 = cut.pixelRatio * shown / outset / scale
                 let reach = w + abs(offset) + gap
                 for part in f.parts where part.count >= 2 && isNearTile(part, p, extent: extent, margin: reach) {
                     var line: [(x: Double, y: Double)] = []
@@ -349,7 +356,6 @@ struct TilePainter {
                         // image's top on the right of travel (as MapLibre Native draws it),
                         // centred `offset` right of the line.
                         let lx = -dy, ly = dx
-                        let k2 = imageH / across
                         var x0 = along * (travelled - dx * la.x - dy * la.y)
                         x0 = x0.truncatingRemainder(dividingBy: imageW)
                         var m = cairo_matrix_t(xx: along * dx, yx: -k2 * lx, xy: along * dy, yy: -k2 * ly,

@@ -175,12 +175,20 @@ final class LayerPaintTests: XCTestCase {
         for d in [50, 58, 66, 74, 82] {
             XCTAssertEqual(quadColor(bent.rgb(x: 78, y: d)), d % 16 < 8 ? "R" : "B", "\(d) px along")
         }
-        // 16 wide: the image's 8 px height stretched across it, the repeat still 16 px.
+        // 16 wide: the image squeezed across it (MapLibre shows 5 of its px each side of the
+        // middle over the 8.5-px outset, so it repeats every 13.6 px: pymgl draws 122–126 G and
+        // 129–133 R down x 108, blends at 121, 127–128 and 134, the repeat's R at 120 and G at 135);
+        // the repeat along still 16 px.
         let wide = try draw(Fixture.line([(640, 2048), (4000, 2048)]), width: 16)
-        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 134)), "R")
-        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 121)), "G")
-        XCTAssertEqual(quadColor(wide.rgb(x: 58, y: 134)), "R")
-        XCTAssertEqual(quadColor(wide.rgb(x: 50, y: 134)), "B")
+        for y in 122...126 { XCTAssertEqual(quadColor(wide.rgb(x: 42, y: y)), "G", "y \(y)") }
+        for y in 129...133 { XCTAssertEqual(quadColor(wide.rgb(x: 42, y: y)), "R", "y \(y)") }
+        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 134)), "?", "the repeat's edge blends")
+        // 4 wide: the image at its own size, only its middle rows shown (126–127 G, 128–129 R).
+        let thin = try draw(Fixture.line([(640, 2048), (4000, 2048)]), width: 4)
+        for y in [126, 127] { XCTAssertEqual(quadColor(thin.rgb(x: 42, y: y)), "G", "y \(y)") }
+        for y in [128, 129] { XCTAssertEqual(quadColor(thin.rgb(x: 42, y: y)), "R", "y \(y)") }
+        XCTAssertEqual(quadColor(wide.rgb(x: 58, y: 130)), "R")
+        XCTAssertEqual(quadColor(wide.rgb(x: 50, y: 130)), "B")
     }
 
     /// `line-offset` and `line-gap-width` apply to a patterned line as to a plain one: moved
@@ -204,17 +212,20 @@ final class LayerPaintTests: XCTestCase {
         XCTAssertEqual(quadColor(left.rgb(x: 42, y: 120)), "R")
         XCTAssertEqual(quadColor(left.rgb(x: 42, y: 116)), "G")
         XCTAssertEqual(quadColor(left.rgb(x: 42, y: 128)), ".")
-        // Gap 8, width 4: strokes at 120…124 and 132…136, the gap white; the image's 8 px spread
-        // over all 16 px, so the lower stroke shows its top half (red) and the upper its bottom (green).
-        let gap = try tile(##""type": "line", "paint": {"line-pattern": "quad", "line-width": 4, "line-gap-width": 8}"##,
+        // Gap 8, width 8: strokes at 116…124 and 132…140, the gap white. MapLibre Native (pymgl
+        // 0.5.0, the same image on a GeoJSON line) draws, row by row down x 108 (a red column):
+        // 116 R, 117–118 blends, 119–123 G, gap, 132–136 R, 137–138 blends, 139 G: the image
+        // centred on the line repeating every 20 px across (outset 12.5 px showing 5 px of it
+        // each side), so each stroke shows both halves.
+        let gap = try tile(##""type": "line", "paint": {"line-pattern": "quad", "line-width": 8, "line-gap-width": 8}"##,
                            [east], spriteBase: base)
         for y in [125, 128, 131] { XCTAssertEqual(quadColor(gap.rgb(x: 42, y: y)), ".", "the gap at y \(y)") }
-        XCTAssertEqual(quadColor(gap.rgb(x: 42, y: 134)), "R")
+        for y in [116, 132, 133, 134, 135, 136] { XCTAssertEqual(quadColor(gap.rgb(x: 42, y: y)), "R", "y \(y)") }
+        for y in [119, 120, 121, 122, 123, 139] { XCTAssertEqual(quadColor(gap.rgb(x: 42, y: y)), "G", "y \(y)") }
         XCTAssertEqual(quadColor(gap.rgb(x: 50, y: 134)), "B")
-        XCTAssertEqual(quadColor(gap.rgb(x: 42, y: 122)), "G")
-        XCTAssertEqual(quadColor(gap.rgb(x: 50, y: 122)), "Y")
-        XCTAssertEqual(quadColor(gap.rgb(x: 42, y: 118)), ".")
-        XCTAssertEqual(quadColor(gap.rgb(x: 42, y: 137)), ".")
+        XCTAssertEqual(quadColor(gap.rgb(x: 50, y: 121)), "Y")
+        XCTAssertEqual(quadColor(gap.rgb(x: 42, y: 114)), ".")
+        XCTAssertEqual(quadColor(gap.rgb(x: 42, y: 141)), ".")
     }
 
     /// Dashes honour `line-offset` and `line-gap-width` as solid lines do.
