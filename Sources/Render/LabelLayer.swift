@@ -79,7 +79,8 @@ final class LabelLayer: Sendable {
         /// How the camera mapped a world step to the screen when placing: a change is a zoom
         /// or a turn of the map (a pan leaves it alone).
         var basis = (x: Double.nan, y: Double.nan)
-        /// Each label's glyphs and halo, by identity (and zoom and bearing for a label along a line).
+        /// Each label's glyphs and halo, by identity (and zoom and bearing for a label along a line
+        /// or one turned or translated with the map, `PlacedLabel.turnsWithMap`).
         var images: [Int: LabelImage] = [:]
         var scale = 1.0
         /// How long the last placement took (ms), for the bench.

@@ -24,7 +24,7 @@ final class SymbolAlignmentTests: XCTestCase {
 
     /// One symbol layer over `features` (source layer "pois" of tile 4/8/8, the view's middle),
     /// drawn at `bearing` in a 512 x 512 view; its image and labels.
-    func draw(_ layout: String, paint: String = "", _ features: [VectorFeature], bearing: Double = 0) throws
+    func draw(_ layout: String, paint: String = "", _ features: [VectorFeature], bearing: Double = 0, checkNotes: Bool = true) throws
         -> (image: RasterImage, labels: [MapLabel]) {
         let json = """
         {"version": 8, "sprite": "\(quad!)", "sources": {"s": {"type": "vector"}},
@@ -33,7 +33,7 @@ final class SymbolAlignmentTests: XCTestCase {
            "layout": {\(layout)}, "paint": {"text-color": "#000000"\(paint.isEmpty ? "" : ", " + paint)}}]}
         """
         let style = try Style.parse(Array(json.utf8), path: "/nowhere/style.json")
-        XCTAssertEqual(style.notes, [], "every property used is supported")
+        if checkNotes { XCTAssertEqual(style.notes, [], "every property used is supported") }
         let tile = VectorTile(layers: [Fixture.layer("pois", features)])
         let source = FixtureSource(every: VectorTile(layers: []), tiles: [TileID(z: 4, x: 8, y: 8): tile])
         var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: [StyledSource(id: "s", source: source)], style: style),
@@ -229,5 +229,24 @@ final class SymbolAlignmentTests: XCTestCase {
         let pi = try XCTUnwrap(ink(plain.image)), mi = try XCTUnwrap(ink(moved.image))
         XCTAssertEqual(mi.minY, pi.minY + 40)
         XCTAssertEqual(mi.minX, pi.minX)
+    }
+
+    func testNonsenseAlignmentsAndTranslatesStillDrawTheSymbol() throws {
+        let poi = SpriteIconTests.poi(2048, 2048, icon: "quad", name: "Odd")
+        let odd = try draw(#""icon-image": "{icon}", "text-field": "{name}", "text-anchor": "top", "text-offset": [0, 1], "#
+                           + #""icon-rotation-alignment": 7, "text-rotation-alignment": "sideways", "icon-keep-upright": "yes", "#
+                           + #""text-rotate": "x""#,
+                           paint: #""icon-translate": "east", "icon-translate-anchor": ["x"]"#,
+                           [poi], bearing: 33, checkNotes: false)
+        let label = try XCTUnwrap(odd.labels.first)
+        let box = try XCTUnwrap(label.icon).box
+        XCTAssertEqual(box.width, 16, accuracy: 0.01, "level")
+        XCTAssertEqual(box.x, 256 - 8, accuracy: 0.01, "unmoved")
+        XCTAssertNotNil(ink(odd.image))
+        // A translate past any screen is held to 4096 px: the text is drawn off the view, and
+        // the label (shown only whole) with it; nothing else breaks.
+        let far = try draw(#""icon-image": "{icon}", "text-field": "{name}""#, paint: #""text-translate": [1e308, -1e308]"#,
+                           [poi], checkNotes: false)
+        XCTAssertTrue(far.labels.isEmpty)
     }
 }
