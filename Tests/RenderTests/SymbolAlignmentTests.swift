@@ -10,6 +10,10 @@ import XCTest
 /// `icon-translate(-anchor)`, `text-rotation-alignment`, `text-keep-upright`, `text-rotate`,
 /// `text-translate(-anchor)`, by the pixels drawn and the state dump's `map.labels`, on a
 /// north-up and a turned map. At bearing 90 the map's east points up the screen.
+/// The icons' turns were checked against MapLibre Native (pymgl 0.5.0, the same quad image on
+/// GeoJSON, 2026-12-02): a map-aligned point icon at bearing 90 (red and green below, blue and
+/// yellow above), an icon along a line running west (half turned; with `icon-keep-upright` as on a
+/// line running east) and a `viewport` icon along a line running south (level), as asserted here.
 final class SymbolAlignmentTests: XCTestCase {
     var dir: URL!
     var quad: String!
