@@ -222,10 +222,28 @@ struct LabelPlacer {
         label.icon = c.icon.flatMap { icon in
             var icon = icon
             if icon.rotationAlignment == .map { icon.rotate += mapAngle }
-            return Self.iconLayout(icon, text: c.text.isEmpty ? nil : label.unshiftedTextBox).map { translated($0) }
+            return Self.iconLayout(icon, text: c.text.isEmpty ? nil : fitBox(c, label)).map { translated($0) }
         }
         label.turnsWithMap = label.turnsWithMap || label.icon.map { $0.style.rotationAlignment == .map || movesWithMap($0.style) } ?? false
         return label
+    }
+
+    /// The text's box as MapLibre fits an icon to it (`icon-text-fit`): as wide as the text, and
+    /// as tall as its lines at `text-line-height` (not the font's ascent and descent), hung from
+    /// the anchor by `text-anchor` and moved by `text-offset` as the text is. (Measured with
+    /// pymgl 0.5.0: 12-px text fitted with no padding makes a 14.4-px box, with line height 2 a
+    /// 24-px one.) A turned text keeps its own box.
+    private func fitBox(_ c: LabelCandidate, _ label: PlacedLabel) -> LabelBox {
+        let st = c.style, s = c.shaped
+        guard label.textTurn == 0, st.size > 0, st.lineHeight > 0, st.size.isFinite, st.lineHeight.isFinite else { return label.unshiftedTextBox }
+        let line = st.lineHeight * st.size
+        // Lines: the shaped height is (lines − 1) line heights plus about 1.16 em of ascent and descent.
+        let lines = max(1, ((s.height - 1.16 * st.size) / line).rounded() + 1)
+        let h = lines * line
+        var (x, y) = Self.corner(st.anchor, width: s.width, height: h)
+        x += st.offset.x * st.size
+        y += st.offset.y * st.size
+        return LabelBox(minX: x, minY: y, maxX: x + s.width, maxY: y + h)
     }
 
     /// `icon-translate` turned into screen px (with the map unless anchored to the viewport).
@@ -270,6 +288,16 @@ struct LabelPlacer {
             fit.maxX = fit.minX + w
             fit.maxY = fit.minY + h
             let c = image.content
+            // The side not fitted: as MapLibre does, the image's own size centred on the text is
+            // where its content goes, so an image with a content box grows by the parts outside it
+            // (measured with pymgl 0.5.0: the 20-px shield with a 14-px content, fitted to width
+            // only, is 26 px tall).
+            if let c {
+                (fit.minX, fit.maxX) = stretchedExtent(image.stretchSpans(vertical: false), length: Double(image.width),
+                                                       content: (c.left, c.right), fitted: (fit.minX, fit.maxX), pixelRatio: image.pixelRatio)
+                (fit.minY, fit.maxY) = stretchedExtent(image.stretchSpans(vertical: true), length: Double(image.height),
+                                                       content: (c.top, c.bottom), fitted: (fit.minY, fit.maxY), pixelRatio: image.pixelRatio)
+            }
             /// The image's extent along one axis with its content fitted over `lo…hi`.
             func extent(vertical: Bool, _ lo: Double, _ hi: Double, content: (Double, Double)?) -> (Double, Double) {
                 stretchedExtent(image.stretchSpans(vertical: vertical), length: Double(vertical ? image.height : image.width),
