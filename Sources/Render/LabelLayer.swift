@@ -79,7 +79,8 @@ final class LabelLayer: Sendable {
         /// How the camera mapped a world step to the screen when placing: a change is a zoom
         /// or a turn of the map (a pan leaves it alone).
         var basis = (x: Double.nan, y: Double.nan)
-        /// Each label's glyphs and halo, by identity (and zoom and bearing for a label along a line).
+        /// Each label's glyphs and halo, by identity (and zoom and bearing for a label along a line
+        /// or one turned or translated with the map, `PlacedLabel.turnsWithMap`).
         var images: [Int: LabelImage] = [:]
         var scale = 1.0
         /// How long the last placement took (ms), for the bench.
@@ -278,7 +279,7 @@ final class LabelLayer: Sendable {
     /// bearing it was placed at (`zoomKey`: its glyphs follow the road as drawn then).
     @inline(__always)
     private static func imageKey(_ l: PlacedLabel, zoomKey: Int) -> Int {
-        var key = l.isLine ? l.identity &+ zoomKey : l.identity
+        var key = l.isLine || l.turnsWithMap ? l.identity &+ zoomKey : l.identity
         // The same label drawn with its icon alone, or its text alone, is another image.
         if l.icon != nil { key = key &* 31 &+ (l.glyphs.isEmpty ? 1 : 2) }
         return key
@@ -332,7 +333,7 @@ final class LabelLayer: Sendable {
         let image = LabelImage(surface: surface, dx: x0, dy: y0)
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
         defer { cairo_destroy(cr) }
-        if let icon = l.icon { drawIcon(icon, into: cr, origin: (x0, y0), scale: scale) }
+        if let icon = l.icon { drawIcon(icon, into: cr, origin: (x0 - icon.shift.x * scale, y0 - icon.shift.y * scale), scale: scale) }
         if hasText {
             guard let font = LabelFonts.shared.font(st, size: st.size), let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h)
             else { return nil }
@@ -343,6 +344,9 @@ final class LabelLayer: Sendable {
             guard cairo_surface_status(mask) == CAIRO_STATUS_SUCCESS, let mcr = cairo_create(mask) else { return nil }
             cairo_translate(mcr, -x0, -y0)
             cairo_scale(mcr, scale, scale)
+            // `text-translate`, then a point label's turn about its anchor.
+            cairo_translate(mcr, l.textShift.x, l.textShift.y)
+            if l.textTurn != 0 { cairo_rotate(mcr, l.textTurn) }
             cairo_set_scaled_font(mcr, font)
             // Glyphs from the style's fallback fonts (other scripts), made as they come.
             var others: [Int: OpaquePointer] = [:]

@@ -46,6 +46,18 @@ struct PlacedLabel: Sendable {
     /// The sprite icon drawn at the anchor (point labels only); `glyphs` is empty when the
     /// text gave way and the icon stayed (`text-optional`), or when there is no text.
     var icon: PlacedIcon? = nil
+    /// A point label's text turned about the anchor (radians clockwise: `text-rotate`, plus the
+    /// map's turn when `text-rotation-alignment` is `map`); `glyphs` are before the turn.
+    var textTurn = 0.0
+    /// Where the text is drawn from where it was placed (`text-translate`, px): `box` includes
+    /// it, `collision` does not (MapLibre translates symbols when drawing, not when placing).
+    var textShift: (x: Double, y: Double) = (0, 0)
+    /// Its image depends on the map's bearing (turned or translated with the map), so it is
+    /// drawn anew when the map turns, as labels along lines are.
+    var turnsWithMap = false
+
+    /// The text's box where it was placed (before `text-translate`): what `icon-text-fit` fits.
+    var unshiftedTextBox: LabelBox { box.offset(-textShift.x, -textShift.y) }
 
     /// What is drawn, from the anchor: the text's box and the icon's.
     var extent: LabelBox { icon.map { glyphs.isEmpty ? $0.box : box.union($0.box) } ?? box }
@@ -73,6 +85,9 @@ struct PlacedIcon: Sendable {
     /// Fitted to its text (`icon-text-fit`): drawn in pieces, only the image's stretch spans
     /// stretched (`LabelLayer.drawStretched`).
     var fitted = false
+    /// Where it is drawn from where it was placed (`icon-translate`, px): in `box`, not in
+    /// `rect` (before the turn) or `collision`.
+    var shift: (x: Double, y: Double) = (0, 0)
 }
 
 /// Places the candidates of every visible tile on one screen.
@@ -96,11 +111,16 @@ struct LabelPlacer {
     private let rows: Int
     private let worldScale: Double
     private let size: ViewSize
+    /// Degrees clockwise from the screen's x-axis to the map's east: how far map-aligned
+    /// symbols and translates turn (minus the bearing, whatever sign the camera keeps it in).
+    let mapAngle: Double
 
     init(camera: MapCamera) {
         self.camera = camera
         size = camera.size
         worldScale = exp2(camera.zoom)
+        let east = LabelLayer.basis(camera)
+        mapAngle = east.x == 0 && east.y == 0 ? 0 : atan2(east.y, east.x) * 180 / Double.pi
         columns = max(1, Int(((camera.size.width + 2 * Self.margin) / Self.cell).rounded(.up)))
         rows = max(1, Int(((camera.size.height + 2 * Self.margin) / Self.cell).rounded(.up)))
         grid = Array(repeating: [], count: columns * rows)
@@ -199,8 +219,52 @@ struct LabelPlacer {
 
     private func pointLayout(_ c: LabelCandidate) -> PlacedLabel? {
         var label = textLayout(c)
-        label.icon = c.icon.flatMap { Self.iconLayout($0, text: c.text.isEmpty ? nil : label.box) }
+        label.icon = c.icon.flatMap { icon in
+            var icon = icon
+            if icon.rotationAlignment == .map { icon.rotate += mapAngle }
+            return Self.iconLayout(icon, text: c.text.isEmpty ? nil : fitBox(c, label)).map { translated($0) }
+        }
+        label.turnsWithMap = label.turnsWithMap || label.icon.map { $0.style.rotationAlignment == .map || movesWithMap($0.style) } ?? false
         return label
+    }
+
+    /// The text's box as MapLibre fits an icon to it (`icon-text-fit`): as wide as the text, and
+    /// as tall as its lines at `text-line-height` (not the font's ascent and descent), hung from
+    /// the anchor by `text-anchor` and moved by `text-offset` as the text is. (Measured with
+    /// pymgl 0.5.0: 12-px text fitted with no padding makes a 14.4-px box, with line height 2 a
+    /// 24-px one.) A turned text keeps its own box.
+    private func fitBox(_ c: LabelCandidate, _ label: PlacedLabel) -> LabelBox {
+        let st = c.style, s = c.shaped
+        guard label.textTurn == 0, st.size > 0, st.lineHeight > 0, st.size.isFinite, st.lineHeight.isFinite else { return label.unshiftedTextBox }
+        let line = st.lineHeight * st.size
+        // Lines: the shaped height is (lines − 1) line heights plus about 1.16 em of ascent and descent.
+        let lines = max(1, ((s.height - 1.16 * st.size) / line).rounded() + 1)
+        let h = lines * line
+        var (x, y) = Self.corner(st.anchor, width: s.width, height: h)
+        x += st.offset.x * st.size
+        y += st.offset.y * st.size
+        return LabelBox(minX: x, minY: y, maxX: x + s.width, maxY: y + h)
+    }
+
+    /// `icon-translate` turned into screen px (with the map unless anchored to the viewport).
+    private func screenOffset(_ t: (x: Double, y: Double), inViewport: Bool) -> (x: Double, y: Double) {
+        guard !inViewport, t.x != 0 || t.y != 0 else { return t }
+        let a = mapAngle * Double.pi / 180, cs = cos(a), sn = sin(a)
+        return (t.x * cs - t.y * sn, t.x * sn + t.y * cs)
+    }
+
+    private func movesWithMap(_ icon: IconStyle) -> Bool {
+        !icon.translateInViewport && (icon.translate.x != 0 || icon.translate.y != 0)
+    }
+
+    /// The icon moved by its `icon-translate` where it is drawn (its collision box stays).
+    private func translated(_ icon: PlacedIcon) -> PlacedIcon {
+        let t = screenOffset(icon.style.translate, inViewport: icon.style.translateInViewport)
+        guard t.x != 0 || t.y != 0 else { return icon }
+        var icon = icon
+        icon.shift = t
+        icon.box = icon.box.offset(t.x, t.y)
+        return icon
     }
 
     /// Where an icon goes: its image `icon-size` times the sprite's, hung from the anchor by
@@ -224,6 +288,16 @@ struct LabelPlacer {
             fit.maxX = fit.minX + w
             fit.maxY = fit.minY + h
             let c = image.content
+            // The side not fitted: as MapLibre does, the image's own size centred on the text is
+            // where its content goes, so an image with a content box grows by the parts outside it
+            // (measured with pymgl 0.5.0: the 20-px shield with a 14-px content, fitted to width
+            // only, is 26 px tall).
+            if let c {
+                (fit.minX, fit.maxX) = stretchedExtent(image.stretchSpans(vertical: false), length: Double(image.width),
+                                                       content: (c.left, c.right), fitted: (fit.minX, fit.maxX), pixelRatio: image.pixelRatio)
+                (fit.minY, fit.maxY) = stretchedExtent(image.stretchSpans(vertical: true), length: Double(image.height),
+                                                       content: (c.top, c.bottom), fitted: (fit.minY, fit.maxY), pixelRatio: image.pixelRatio)
+            }
             /// The image's extent along one axis with its content fitted over `lo…hi`.
             func extent(vertical: Bool, _ lo: Double, _ hi: Double, content: (Double, Double)?) -> (Double, Double) {
                 stretchedExtent(image.stretchSpans(vertical: vertical), length: Double(vertical ? image.height : image.width),
@@ -245,13 +319,7 @@ struct LabelPlacer {
             rect = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
         }
         var box = rect
-        if icon.rotate.truncatingRemainder(dividingBy: 360) != 0 {
-            let a = icon.rotate * Double.pi / 180, cs = cos(a), sn = sin(a)
-            let corners = [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)]
-                .map { (x: $0.0 * cs - $0.1 * sn, y: $0.0 * sn + $0.1 * cs) }
-            box = LabelBox(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
-                           maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
-        }
+        if icon.rotate.truncatingRemainder(dividingBy: 360) != 0 { box = turned(rect, degrees: icon.rotate) }
         return PlacedIcon(style: icon, rect: rect, box: box, collision: box.inset(-icon.padding), fitted: fitted)
     }
 
@@ -297,20 +365,44 @@ struct LabelPlacer {
         // The text origin is the first baseline's left end: the box starts at (minX, minY).
         let ox = x - s.minX, oy = y - s.minY
         let glyphs = s.glyphs.map { PlacedLabel.Glyph(index: $0.index, font: $0.font, x: $0.x + ox, y: $0.y + oy, angle: 0) }
-        let box = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
-        return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: st, anchor: c.anchor, glyphs: glyphs,
-                           box: box, collision: [box.inset(-st.padding)], angle: 0, isLine: false)
+        var box = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
+        // `text-rotate`, and the map's turn for map-aligned text: the box turned about the
+        // anchor, and the box around that for collisions.
+        let turn = st.rotate.isFinite ? st.rotate + (st.rotationAlignment == .map ? mapAngle : 0) : 0
+        if turn.truncatingRemainder(dividingBy: 360) != 0 { box = Self.turned(box, degrees: turn) }
+        let shift = screenOffset(st.translate, inViewport: st.translateInViewport)
+        var label = PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: st, anchor: c.anchor, glyphs: glyphs,
+                                box: box.offset(shift.x, shift.y), collision: [box.inset(-st.padding)], angle: turn, isLine: false)
+        label.textTurn = turn.truncatingRemainder(dividingBy: 360) == 0 ? 0 : turn * Double.pi / 180
+        label.textShift = shift
+        label.turnsWithMap = st.rotationAlignment == .map || (!st.translateInViewport && (st.translate.x != 0 || st.translate.y != 0))
+        return label
+    }
+
+    /// The box around `b` turned `degrees` clockwise about the anchor (the origin).
+    static func turned(_ b: LabelBox, degrees: Double) -> LabelBox {
+        let a = degrees * Double.pi / 180, cs = cos(a), sn = sin(a)
+        let corners = [(b.minX, b.minY), (b.maxX, b.minY), (b.minX, b.maxY), (b.maxX, b.maxY)]
+            .map { (x: $0.0 * cs - $0.1 * sn, y: $0.0 * sn + $0.1 * cs) }
+        return LabelBox(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
+                        maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
     }
 
     /// The icon of a candidate along a line at its anchor, turned (after its `icon-rotate`)
-    /// to the line's direction there on screen, as MapLibre turns icons placed along lines.
+    /// to the line's direction there on screen, as MapLibre turns icons placed along lines
+    /// (`icon-rotation-alignment: map`, what `auto` is along lines); with `icon-keep-upright`
+    /// turned half round where the line runs leftwards on screen. `viewport`: level on screen.
     private func iconAlongLine(_ c: LabelCandidate) -> (icon: PlacedIcon, angle: Double)? {
         guard var icon = c.icon, c.anchorSegment + 1 < c.path.count else { return nil }
-        let a = camera.screenPoint(ofWorld: c.path[c.anchorSegment]), b = camera.screenPoint(ofWorld: c.path[c.anchorSegment + 1])
-        guard a.x != b.x || a.y != b.y else { return nil }
-        let angle = atan2(b.y - a.y, b.x - a.x) * 180 / Double.pi
-        icon.rotate += angle
-        return Self.iconLayout(icon).map { ($0, angle) }
+        var angle = 0.0
+        if icon.rotationAlignment != .viewport {
+            let a = camera.screenPoint(ofWorld: c.path[c.anchorSegment]), b = camera.screenPoint(ofWorld: c.path[c.anchorSegment + 1])
+            guard a.x != b.x || a.y != b.y else { return nil }
+            angle = atan2(b.y - a.y, b.x - a.x) * 180 / Double.pi
+            if icon.keepUpright && b.x < a.x { angle += angle > 0 ? -180 : 180 }
+            icon.rotate += angle
+        }
+        return Self.iconLayout(icon).map { (translated($0), angle) }
     }
 
     private func lineLayout(_ c: LabelCandidate) -> PlacedLabel? {
@@ -320,8 +412,10 @@ struct LabelPlacer {
             return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: [],
                                box: icon.box, collision: [], angle: angle, isLine: true, icon: icon)
         }
-        guard var label = textAlongLine(c) else { return nil }
+        // `text-rotation-alignment: viewport` along a line: level text at the line's anchor.
+        guard var label = c.style.rotationAlignment == .viewport ? textLayout(c) : textAlongLine(c) else { return nil }
         label.icon = iconAlongLine(c)?.icon
+        if let icon = label.icon, icon.style.rotationAlignment != .viewport || movesWithMap(icon.style) { label.turnsWithMap = true }
         return label
     }
 
@@ -369,7 +463,8 @@ struct LabelPlacer {
         }
         // Read upright: when the text would run right to left (its last cluster's centre left
         // of its first's), lay it along the reversed line.
-        if let c0 = clusters.first, let c1 = clusters.last,
+        // (`text-keep-upright: false`: as the line runs, even upside down.)
+        if c.style.keepUpright, let c0 = clusters.first, let c1 = clusters.last,
            let a = point(pts, lengths, at: along - half + c0.mid),
            let b = point(pts, lengths, at: along - half + c1.mid), b.x < a.x {
             pts.reverse()
@@ -403,10 +498,13 @@ struct LabelPlacer {
             let dx = cos(angle), dy = sin(angle)
             // Each glyph's origin: where it lies from the cluster's middle along the baseline
             // (and its shaped height across it), turned to the line, `drop` below it.
+            // (`viewport-glyph`: each glyph level on screen at its place along the line.)
+            let level = c.style.rotationAlignment == .viewportGlyph
             for g in s.glyphs[k.first..<k.end] {
                 let u = g.x - k.mid, v = g.y + drop
-                glyphs.append(PlacedLabel.Glyph(index: g.index, font: g.font, x: p.x + dx * u - dy * v, y: p.y + dy * u + dx * v,
-                                                angle: angle))
+                glyphs.append(level ? PlacedLabel.Glyph(index: g.index, font: g.font, x: p.x + u, y: p.y + v, angle: 0)
+                                    : PlacedLabel.Glyph(index: g.index, font: g.font, x: p.x + dx * u - dy * v, y: p.y + dy * u + dx * v,
+                                                        angle: angle))
             }
             let r = max(size, k.width) / 2
             let ink = LabelBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)
@@ -415,8 +513,11 @@ struct LabelPlacer {
         }
         guard let box else { return nil }
         let mean = atan2(sumSin, sumCos) * 180 / Double.pi
-        return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: glyphs,
-                           box: box, collision: collision, angle: mean, isLine: true, clusterAngles: angles)
+        let shift = screenOffset(c.style.translate, inViewport: c.style.translateInViewport)
+        var label = PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: glyphs,
+                                box: box.offset(shift.x, shift.y), collision: collision, angle: mean, isLine: true, clusterAngles: angles)
+        label.textShift = shift
+        return label
     }
 
     /// The point `d` px along the path and the direction of the segment it lies on.

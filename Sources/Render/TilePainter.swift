@@ -289,9 +289,17 @@ struct TilePainter {
 
     /// `line-pattern` as MapLibre Native draws it: the image runs along each line, its left
     /// edge at the line's first vertex and repeating every image width (logical px) of distance
-    /// along it, turning with every segment; across the line the image's height is stretched
-    /// to the line's width, its top on the right of travel. Each segment is stroked with its own
-    /// pattern matrix; a disc at each inner vertex (in the next segment's pattern) fills the join.
+    /// along it, turning with every segment; across the line its top on the right of travel,
+    /// centred on the line and repeating, scaled as MapLibre Native's line_pattern shader scales
+    /// it: the line's outset (half its width, or with `line-gap-width` half the gap plus the
+    /// width, plus half a device px of antialiasing) shows at most (image height + 2) / 2 logical
+    /// px of the image each side, so a line up to about the image's height shows it at its own
+    /// size, a wider one (or a cased pair) squeezes it (measured with pymgl 0.5.0: a 16 x 8 image
+    /// on an 8-px line with an 8-px gap repeats every 20 px across). Each segment is stroked with
+    /// its own pattern matrix; a disc at each inner vertex (in the next segment's pattern) fills
+    /// the join. `line-offset` moves the line right of travel (its vertices along the bisectors,
+    /// as for plain lines; the distance along it stays the line's own). With `line-gap-width`
+    /// two strokes of the width either side of the gap.
     private func linePattern(_ tiles: [PlacedTile], _ layer: DrawLayer, _ paint: LinePaint, _ pattern: SpritePattern) {
         let names = patternNames(tiles, layer, pattern)
         let opacity = max(pattern.opacity.constant ?? 1, 0)
@@ -315,28 +323,43 @@ struct TilePainter {
                 guard f.type != .point, pattern.image.constant != nil || pattern.image.value(f) == name else { return }
                 let w = paint.width.value(f) * scale
                 guard w > 0, w.isFinite else { return }
-                for part in f.parts where part.count >= 2 && isNearTile(part, p, extent: extent, margin: w) {
-                    var pts: [(x: Double, y: Double)] = []
-                    forEachVertex(part, p, extent: extent) { x, y, _ in pts.append((x, y)) }
-                    if f.type == .polygon, let first = pts.first { pts.append(first) }
-                    guard pts.count >= 2 else { continue }
+                let o = paint.offset.value(f), g = paint.gapWidth.value(f)
+                let offset = o.isFinite ? min(max(o, -4096), 4096) * scale : 0
+                let gap = g.isFinite && g > 0 ? min(g, 4096) * scale : 0
+                // Each stroke's offset from the line; the image spans `across` px about `offset`.
+                let sides = gap > 0 ? [offset + (gap + w) / 2, offset - (gap + w) / 2] : [offset]
+                // Image px per device px across the line (see above), in the sheet's px.
+                let outset = (gap > 0 ? gap / 2 + w : w / 2) / scale + 0.5 / scale
+                let shown = min(outset, (imageH / cut.pixelRatio + 2) / 2)
+                let k2 = cut.pixelRatio * shown / outset / scale
+                let reach = w + abs(offset) + gap
+                for part in f.parts where part.count >= 2 && isNearTile(part, p, extent: extent, margin: reach) {
+                    var line: [(x: Double, y: Double)] = []
+                    forEachVertex(part, p, extent: extent) { x, y, _ in line.append((x, y)) }
+                    if f.type == .polygon, let first = line.first { line.append(first) }
+                    guard line.count >= 2 else { continue }
+                  for side in sides {
+                    let pts = side == 0 ? line : Self.offsetVertices(line, by: side)
                     var travelled = 0.0
                     for k in 0..<(pts.count - 1) {
                         var a = pts[k], b = pts[k + 1]
-                        let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+                        // Direction and distance from the line itself (an offset segment may be
+                        // shorter or longer than its line's).
+                        let la = line[k], lb = line[k + 1]
+                        let length = ((lb.x - la.x) * (lb.x - la.x) + (lb.y - la.y) * (lb.y - la.y)).squareRoot()
                         guard length > 0 else { continue }
                         defer { travelled += length }
-                        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
+                        let dx = (lb.x - la.x) / length, dy = (lb.y - la.y) / length
                         let lo = min(a.x, b.x) - w, hi = max(a.x, b.x) + w
                         guard hi >= 0, lo <= pixelSize, max(a.y, b.y) + w >= 0, min(a.y, b.y) - w <= pixelSize else { continue }
                         // Device -> image px: x along the line from its start, y across it, the
-                        // image's top on the right of travel (as MapLibre Native draws it).
+                        // image's top on the right of travel (as MapLibre Native draws it),
+                        // centred `offset` right of the line.
                         let lx = -dy, ly = dx
-                        let k2 = imageH / w
-                        var x0 = along * (travelled - dx * a.x - dy * a.y)
+                        var x0 = along * (travelled - dx * la.x - dy * la.y)
                         x0 = x0.truncatingRemainder(dividingBy: imageW)
                         var m = cairo_matrix_t(xx: along * dx, yx: -k2 * lx, xy: along * dy, yy: -k2 * ly,
-                                               x0: x0, y0: imageH / 2 + k2 * (lx * a.x + ly * a.y))
+                                               x0: x0, y0: imageH / 2 + k2 * (lx * la.x + ly * la.y + offset))
                         cairo_pattern_set_matrix(source, &m)
                         cairo_set_source(cr, source)
                         // The line's own ends take its cap; inner vertices a disc.
@@ -359,6 +382,7 @@ struct TilePainter {
                             cairo_fill(cr)
                         }
                     }
+                  }
                 }
             }
         }
@@ -491,15 +515,27 @@ struct TilePainter {
     /// of travel), joined at each vertex along the bisector (its length capped at 4× offset).
     private func appendOffsetPart(_ part: [TilePoint], _ p: TilePlacement, extent: Double, offset: Double, margin: Double) -> Bool {
         guard part.count >= 2, isNearTile(part, p, extent: extent, margin: margin) else { return false }
-        var pts: [(Double, Double)] = []
+        var pts: [(x: Double, y: Double)] = []
         forEachVertex(part, p, extent: extent) { x, y, _ in pts.append((x, y)) }
         guard pts.count >= 2 else { return false }
-        func normal(_ a: (Double, Double), _ b: (Double, Double)) -> (Double, Double) {
-            let dx = b.0 - a.0, dy = b.1 - a.1
+        for (k, v) in Self.offsetVertices(pts, by: offset).enumerated() {
+            if k == 0 { cairo_move_to(cr, v.x, v.y) } else { cairo_line_to(cr, v.x, v.y) }
+        }
+        return true
+    }
+
+    /// `pts` moved `offset` px right of travel, each vertex along its bisector (its length
+    /// capped at 4× offset); as many vertices as given.
+    static func offsetVertices(_ pts: [(x: Double, y: Double)], by offset: Double) -> [(x: Double, y: Double)] {
+        guard pts.count >= 2 else { return pts }
+        func normal(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> (Double, Double) {
+            let dx = b.x - a.x, dy = b.y - a.y
             let len = max((dx * dx + dy * dy).squareRoot(), 1e-9)
             // Right of travel in y-down pixels.
             return (-dy / len, dx / len)
         }
+        var out: [(x: Double, y: Double)] = []
+        out.reserveCapacity(pts.count)
         for k in 0..<pts.count {
             let n0 = k > 0 ? normal(pts[k - 1], pts[k]) : normal(pts[0], pts[1])
             let n1 = k + 1 < pts.count ? normal(pts[k], pts[k + 1]) : n0
@@ -507,10 +543,9 @@ struct TilePainter {
             let bl = (bx * bx + by * by).squareRoot()
             if bl < 1e-6 { bx = n0.0; by = n0.1 } else { bx /= bl; by /= bl }
             let cosHalf = max(bx * n0.0 + by * n0.1, 0.25)
-            let x = pts[k].0 + bx * offset / cosHalf, y = pts[k].1 + by * offset / cosHalf
-            if k == 0 { cairo_move_to(cr, x, y) } else { cairo_line_to(cr, x, y) }
+            out.append((pts[k].x + bx * offset / cosHalf, pts[k].y + by * offset / cosHalf))
         }
-        return true
+        return out
     }
 
     /// Adds one ring to the filler in raster pixels, as `appendPart` does to cairo's path.

@@ -303,8 +303,9 @@ let propertySpecs: [String: PropertySpec] = {
     add(["icon-halo-width", "icon-halo-blur"], [.symbol], .number)
     add(["icon-text-fit"], [.symbol], .string)
     add(["icon-text-fit-padding"], [.symbol], .array)
-    add(["icon-keep-upright", "text-translate", "text-translate-anchor",
-         "icon-translate", "icon-translate-anchor", "text-writing-mode", "text-radial-offset", "text-variable-anchor-offset"],
-        [.symbol], .array, supported: false)
+    add(["icon-keep-upright"], [.symbol], .bool)
+    add(["text-translate", "icon-translate"], [.symbol], .array)
+    add(["text-translate-anchor", "icon-translate-anchor"], [.symbol], .string)
+    add(["text-writing-mode", "text-radial-offset", "text-variable-anchor-offset"], [.symbol], .array, supported: false)
     return t
 }()

@@ -25,6 +25,9 @@ public struct SymbolLayout: Sendable {
     let optional: Bool
     let maxAngle: Double
     let keepUpright: Bool
+    let rotationAlignment: RotationAlignment
+    let translate: Prop<[Double]>
+    let translateInViewport: Bool
     public let placement: SymbolPlacement
     let spacing: Double
     let sortKey: Prop<Double>?
@@ -48,6 +51,10 @@ public struct SymbolLayout: Sendable {
         let haloBlur: Prop<Double>
         let textFit: IconTextFit
         let textFitPadding: Prop<[Double]>
+        let rotationAlignment: RotationAlignment
+        let keepUpright: Bool
+        let translate: Prop<[Double]>
+        let translateInViewport: Bool
         let allowOverlap: Bool
         let ignorePlacement: Bool
         let optional: Bool
@@ -84,6 +91,14 @@ public struct SymbolLayout: Sendable {
         spacing = Prop(e("symbol-spacing"), zoom: z, default: 250, toNumber).constant ?? 250
         sortKey = e("symbol-sort-key").map { Prop($0, zoom: z, default: 0, toNumber) }
         constantFont = font.constant.map(Self.families)
+        let place = self.placement
+        func alignment(_ n: String) -> RotationAlignment {
+            RotationAlignment.resolve(Prop(e(n), zoom: z, default: "auto", toString).constant, placement: place)
+        }
+        func inViewport(_ n: String) -> Bool { Prop(e(n), zoom: z, default: "map", toString).constant == "viewport" }
+        rotationAlignment = alignment("text-rotation-alignment")
+        translate = Prop(e("text-translate"), zoom: z, default: [0, 0], toNumbers)
+        translateInViewport = inViewport("text-translate-anchor")
         if let sprite = l.sprite, let image = e("icon-image") {
             icon = IconLayout(sprite: sprite, image: Prop(image, zoom: z, default: "", toString),
                               size: Prop(e("icon-size"), zoom: z, default: 1, toNumber),
@@ -98,6 +113,9 @@ public struct SymbolLayout: Sendable {
                               haloBlur: Prop(e("icon-halo-blur"), zoom: z, default: 0, toNumber),
                               textFit: IconTextFit(rawValue: Prop(e("icon-text-fit"), zoom: z, default: "none", toString).constant ?? "none") ?? .none,
                               textFitPadding: Prop(e("icon-text-fit-padding"), zoom: z, default: [0, 0, 0, 0], toNumbers),
+                              rotationAlignment: alignment("icon-rotation-alignment"), keepUpright: flag("icon-keep-upright", false),
+                              translate: Prop(e("icon-translate"), zoom: z, default: [0, 0], toNumbers),
+                              translateInViewport: inViewport("icon-translate-anchor"),
                               allowOverlap: flag("icon-allow-overlap", false), ignorePlacement: flag("icon-ignore-placement", false),
                               optional: flag("icon-optional", false))
         } else {
@@ -138,10 +156,20 @@ public struct SymbolLayout: Sendable {
             let p = l.textFitPadding.value(f).map { $0.isFinite ? min(max($0, -1024), 1024) : 0 }
             if p.count == 4 { s.textFitPadding = (p[0], p[1], p[2], p[3]) }
         }
+        s.rotationAlignment = l.rotationAlignment
+        s.keepUpright = l.keepUpright
+        s.translate = Self.pair(l.translate.value(f))
+        s.translateInViewport = l.translateInViewport
         s.allowOverlap = l.allowOverlap
         s.ignorePlacement = l.ignorePlacement
         s.optional = l.optional
         return s
+    }
+
+    /// A two-number array as (x, y), each finite and within ±4096 px (else 0).
+    static func pair(_ v: [Double]) -> (x: Double, y: Double) {
+        func at(_ k: Int) -> Double { k < v.count && v[k].isFinite ? min(max(v[k], -4096), 4096) : 0 }
+        return (at(0), at(1))
     }
 
     /// Fontconfig families (in order, no repeats) and the first font's weight and slant.
@@ -188,6 +216,9 @@ public struct SymbolLayout: Sendable {
         style.optional = optional
         style.maxAngle = maxAngle
         style.keepUpright = keepUpright
+        style.rotationAlignment = rotationAlignment
+        style.translate = Self.pair(translate.value(f))
+        style.translateInViewport = translateInViewport
         let key = sortKey?.value(f)
         func emit(_ g: SymbolGeometry) {
             out.append(SymbolFeature(layerID: layerID, layerIndex: index, text: text, textStyle: style, icon: icon, placement: placement,

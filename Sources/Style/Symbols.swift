@@ -81,6 +81,14 @@ public struct TextStyle: Sendable, Equatable {
     public var maxAngle: Double = 45
     /// `text-keep-upright`.
     public var keepUpright = true
+    /// `text-rotation-alignment`, resolved for the placement (`auto` is `map` along lines,
+    /// `viewport` at points).
+    public var rotationAlignment: RotationAlignment = .auto
+    /// `text-translate` in px (right, down) and whether it is along the screen's axes
+    /// (`text-translate-anchor: viewport`) or the map's (`map`, the default). Drawn only: the
+    /// collision boxes stay where the label was placed, as in MapLibre.
+    public var translate: (x: Double, y: Double) = (0, 0)
+    public var translateInViewport = false
 
     public init() {}
 
@@ -92,6 +100,8 @@ public struct TextStyle: Sendable, Equatable {
             && a.offset.x == b.offset.x && a.offset.y == b.offset.y && a.rotate == b.rotate
             && a.padding == b.padding && a.allowOverlap == b.allowOverlap && a.ignorePlacement == b.ignorePlacement
             && a.optional == b.optional && a.maxAngle == b.maxAngle && a.keepUpright == b.keepUpright
+            && a.rotationAlignment == b.rotationAlignment && a.translate.x == b.translate.x && a.translate.y == b.translate.y
+            && a.translateInViewport == b.translateInViewport
     }
 }
 
@@ -129,6 +139,17 @@ public struct IconStyle: Sendable, Equatable {
     public var sprite: Sprite?
     public var width: Double = 0
     public var height: Double = 0
+    /// `icon-rotation-alignment`, resolved for the placement (`auto` is `map` along lines,
+    /// `viewport` at points): `map` turns a point's icon with the map (its x-axis east) and a
+    /// line's icon with the line; `viewport` keeps it level on screen.
+    public var rotationAlignment: RotationAlignment = .auto
+    /// `icon-keep-upright`: an icon turned with its line may be turned half round so that it is
+    /// never upside down (only along lines, with `map` alignment).
+    public var keepUpright = false
+    /// `icon-translate` (px, right and down) and `icon-translate-anchor` (`viewport`: along the
+    /// screen's axes; `map`, the default: along the map's, turned with it). Drawn only.
+    public var translate: (x: Double, y: Double) = (0, 0)
+    public var translateInViewport = false
     public init(image: String) { self.image = image }
     public static func == (a: IconStyle, b: IconStyle) -> Bool {
         a.image == b.image && a.size == b.size && a.anchor == b.anchor && a.offset.x == b.offset.x
@@ -136,8 +157,30 @@ public struct IconStyle: Sendable, Equatable {
             && a.rotate == b.rotate && a.opacity == b.opacity && a.ignorePlacement == b.ignorePlacement
             && a.padding == b.padding && a.sprite === b.sprite && a.width == b.width && a.height == b.height
             && a.color == b.color && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur
+            && a.rotationAlignment == b.rotationAlignment && a.keepUpright == b.keepUpright
+            && a.translate.x == b.translate.x && a.translate.y == b.translate.y && a.translateInViewport == b.translateInViewport
             && a.textFit == b.textFit && a.textFitPadding.top == b.textFitPadding.top && a.textFitPadding.right == b.textFitPadding.right
             && a.textFitPadding.bottom == b.textFitPadding.bottom && a.textFitPadding.left == b.textFitPadding.left
+    }
+}
+
+/// `icon-rotation-alignment` and `text-rotation-alignment` after `auto` is resolved by the
+/// placement. (`*-pitch-alignment` is read and has nothing to do: Meridian's map never tilts.)
+public enum RotationAlignment: String, Sendable, Equatable {
+    case map, viewport
+    /// Not resolved (a `TextStyle` or `IconStyle` made by hand): `map` along lines, `viewport` at points.
+    case auto
+    /// Text along a line: the glyphs follow the line but each stays level on screen.
+    case viewportGlyph = "viewport-glyph"
+
+    /// The value a style gives, `auto` (or anything unknown) resolved for `placement`.
+    public static func resolve(_ value: String?, placement: SymbolPlacement) -> RotationAlignment {
+        switch value {
+        case "map": return .map
+        case "viewport": return .viewport
+        case "viewport-glyph": return placement == .point ? .viewport : .viewportGlyph
+        default: return placement == .point ? .viewport : .map
+        }
     }
 }
 

@@ -123,8 +123,10 @@ final class LayerPaintTests: XCTestCase {
         return base
     }
 
+    func quadColor(_ c: UInt32?) -> Character { Self.quadColor(c) }
+
     /// The quad image's colour names: R, B, G, Y, "." for white, "?" otherwise.
-    func quadColor(_ c: UInt32?) -> Character {
+    static func quadColor(_ c: UInt32?) -> Character {
         switch c {
         case 0xFF0000: return "R"
         case 0x0000FF: return "B"
@@ -173,12 +175,72 @@ final class LayerPaintTests: XCTestCase {
         for d in [50, 58, 66, 74, 82] {
             XCTAssertEqual(quadColor(bent.rgb(x: 78, y: d)), d % 16 < 8 ? "R" : "B", "\(d) px along")
         }
-        // 16 wide: the image's 8 px height stretched across it, the repeat still 16 px.
+        // 16 wide: the image squeezed across it (MapLibre shows 5 of its px each side of the
+        // middle over the 8.5-px outset, so it repeats every 13.6 px: pymgl draws 122–126 G and
+        // 129–133 R down x 108, blends at 121, 127–128 and 134, the repeat's R at 120 and G at 135);
+        // the repeat along still 16 px.
         let wide = try draw(Fixture.line([(640, 2048), (4000, 2048)]), width: 16)
-        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 134)), "R")
-        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 121)), "G")
-        XCTAssertEqual(quadColor(wide.rgb(x: 58, y: 134)), "R")
-        XCTAssertEqual(quadColor(wide.rgb(x: 50, y: 134)), "B")
+        for y in 122...126 { XCTAssertEqual(quadColor(wide.rgb(x: 42, y: y)), "G", "y \(y)") }
+        for y in 129...133 { XCTAssertEqual(quadColor(wide.rgb(x: 42, y: y)), "R", "y \(y)") }
+        XCTAssertEqual(quadColor(wide.rgb(x: 42, y: 134)), "?", "the repeat's edge blends")
+        // 4 wide: the image at its own size, only its middle rows shown (126–127 G, 128–129 R).
+        let thin = try draw(Fixture.line([(640, 2048), (4000, 2048)]), width: 4)
+        for y in [126, 127] { XCTAssertEqual(quadColor(thin.rgb(x: 42, y: y)), "G", "y \(y)") }
+        for y in [128, 129] { XCTAssertEqual(quadColor(thin.rgb(x: 42, y: y)), "R", "y \(y)") }
+        XCTAssertEqual(quadColor(wide.rgb(x: 58, y: 130)), "R")
+        XCTAssertEqual(quadColor(wide.rgb(x: 50, y: 130)), "B")
+    }
+
+    /// `line-offset` and `line-gap-width` apply to a patterned line as to a plain one: moved
+    /// right of travel, or two strokes either side of the gap with the image spanning both.
+    func testLinePatternTakesOffsetAndGapWidth() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-quad-gap-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = try Self.quadSprite(dir)
+        let east = Fixture.line([(640, 2048), (4000, 2048)])
+        // 8 wide, 10 px right of travel east (down): the band 134…142, top half (red) below 138.
+        let offset = try tile(##""type": "line", "paint": {"line-pattern": "quad", "line-width": 8, "line-offset": 10}"##,
+                              [east], spriteBase: base)
+        XCTAssertEqual(quadColor(offset.rgb(x: 42, y: 128)), ".", "nothing on the line itself")
+        XCTAssertEqual(quadColor(offset.rgb(x: 42, y: 140)), "R")
+        XCTAssertEqual(quadColor(offset.rgb(x: 50, y: 140)), "B")
+        XCTAssertEqual(quadColor(offset.rgb(x: 42, y: 136)), "G")
+        XCTAssertEqual(quadColor(offset.rgb(x: 42, y: 144)), ".")
+        // Negative: left of travel (up), the image still with its top on the right of travel.
+        let left = try tile(##""type": "line", "paint": {"line-pattern": "quad", "line-width": 8, "line-offset": -10}"##,
+                            [east], spriteBase: base)
+        XCTAssertEqual(quadColor(left.rgb(x: 42, y: 120)), "R")
+        XCTAssertEqual(quadColor(left.rgb(x: 42, y: 116)), "G")
+        XCTAssertEqual(quadColor(left.rgb(x: 42, y: 128)), ".")
+        // Gap 8, width 8: strokes at 116…124 and 132…140, the gap white. MapLibre Native (pymgl
+        // 0.5.0, the same image on a GeoJSON line) draws, row by row down x 108 (a red column):
+        // 116 R, 117–118 blends, 119–123 G, gap, 132–136 R, 137–138 blends, 139 G: the image
+        // centred on the line repeating every 20 px across (outset 12.5 px showing 5 px of it
+        // each side), so each stroke shows both halves.
+        let gap = try tile(##""type": "line", "paint": {"line-pattern": "quad", "line-width": 8, "line-gap-width": 8}"##,
+                           [east], spriteBase: base)
+        for y in [125, 128, 131] { XCTAssertEqual(quadColor(gap.rgb(x: 42, y: y)), ".", "the gap at y \(y)") }
+        for y in [116, 132, 133, 134, 135, 136] { XCTAssertEqual(quadColor(gap.rgb(x: 42, y: y)), "R", "y \(y)") }
+        for y in [119, 120, 121, 122, 123, 139] { XCTAssertEqual(quadColor(gap.rgb(x: 42, y: y)), "G", "y \(y)") }
+        XCTAssertEqual(quadColor(gap.rgb(x: 50, y: 134)), "B")
+        XCTAssertEqual(quadColor(gap.rgb(x: 50, y: 121)), "Y")
+        XCTAssertEqual(quadColor(gap.rgb(x: 42, y: 114)), ".")
+        XCTAssertEqual(quadColor(gap.rgb(x: 42, y: 141)), ".")
+    }
+
+    /// Dashes honour `line-offset` and `line-gap-width` as solid lines do.
+    func testADashedLineTakesOffsetAndGapWidth() throws {
+        let east = Fixture.line([(0, 2048), (4096, 2048)])
+        let image = try tile(##""type": "line", "paint": {"line-color": "#0000FF", "line-width": 2, "line-offset": 10, "line-dasharray": [4, 4]}"##, [east])
+        let row = (0..<256).map { image.rgb(x: $0, y: 138) }
+        XCTAssertTrue(row.contains(0x0000FF) && row.contains(0xFFFFFF), "dashes 10 px below the line")
+        XCTAssertEqual((0..<256).filter { image.rgb(x: $0, y: 128) != 0xFFFFFF }.count, 0, "none on it")
+        let gap = try tile(##""type": "line", "paint": {"line-color": "#0000FF", "line-width": 2, "line-gap-width": 6, "line-dasharray": [4, 4]}"##, [east])
+        for y in [124, 132] {
+            let r = (0..<256).map { gap.rgb(x: $0, y: y) }
+            XCTAssertTrue(r.contains(0x0000FF) && r.contains(0xFFFFFF), "dashed casing at y \(y)")
+        }
+        XCTAssertEqual((0..<256).filter { gap.rgb(x: $0, y: 128) != 0xFFFFFF }.count, 0, "the gap")
     }
 
     /// The map's frame at `bearing` over one red square in the middle of tile 4/8/8 (view px

@@ -315,11 +315,14 @@ final class SpriteIconTests: XCTestCase {
         let both = try draw("shield", #", "icon-text-fit": "both", "icon-text-fit-padding": [2, 4, 2, 4]"#)
         if let out = ProcessInfo.processInfo.environment["MERIDIAN_ICON_PNG"] { cairo_surface_write_to_png(both.image.surface, out) }
         let text = both.label.box, icon = try XCTUnwrap(both.label.icon).box
-        // The content area is the text plus the padding; the 3 px border lies outside it.
+        // The content area is the text plus the padding; the 3 px border lies outside it. The
+        // text's height there is its line's (1.2 × 12 px), as MapLibre fits (pymgl 0.5.0 draws
+        // this shield, padding and size 56 x 24 px around 42 px of advances: 42 + 8 + 6 by
+        // 14.4 + 4 + 6, less its antialiased edge rows).
         XCTAssertEqual(icon.x, text.x - 4 - 3, accuracy: 0.01)
         XCTAssertEqual(icon.width, text.width + 8 + 6, accuracy: 0.01)
-        XCTAssertEqual(icon.y, text.y - 2 - 3, accuracy: 0.01)
-        XCTAssertEqual(icon.height, text.height + 4 + 6, accuracy: 0.01)
+        XCTAssertEqual(icon.y + icon.height / 2, text.y + text.height / 2, accuracy: 0.01, "centred on the text")
+        XCTAssertEqual(icon.height, 14.4 + 4 + 6, accuracy: 0.01)
         XCTAssertGreaterThan(icon.width, 50, "wider than the 20 px image")
         // The border keeps its 3 px on the left and right; the yellow stretches between.
         let midY = Int(icon.y + icon.height / 2)
@@ -340,12 +343,20 @@ final class SpriteIconTests: XCTestCase {
         XCTAssertEqual(p.width, plain.label.box.width + 8, accuracy: 0.01)
         XCTAssertEqual(plain.image.rgb(x: Int(p.x.rounded()) + 4, y: Int(p.y + p.height / 2)), blue, "a stretched border")
 
-        // Width only: the height stays the image's 20 px, centred on the text.
+        // Width only: the image's 20 px height centred on the text is where its 14-px content
+        // goes, so it is 26 px tall with its border (MapLibre draws the same 26; pymgl 0.5.0).
         let wide = try draw("shield", #", "icon-text-fit": "width""#)
         let w = try XCTUnwrap(wide.label.icon).box
-        XCTAssertEqual(w.height, 20, accuracy: 0.01)
-        XCTAssertEqual(w.y + 10, wide.label.box.y + wide.label.box.height / 2, accuracy: 0.01)
+        XCTAssertEqual(w.height, 26, accuracy: 0.01)
+        XCTAssertEqual(w.y + 13, wide.label.box.y + wide.label.box.height / 2, accuracy: 0.01)
         XCTAssertEqual(w.width, wide.label.box.width + 6, accuracy: 0.01)
+        // The line height sets the fitted height: 2 × 12 px + the border (MapLibre: 30).
+        let tall = try draw("shield", #", "icon-text-fit": "both", "text-line-height": 2"#)
+        XCTAssertEqual(try XCTUnwrap(tall.label.icon).box.height, 24 + 6, accuracy: 0.01)
+        // A text hung from its top: the fitted box from the anchor down, as the text's is.
+        let top = try draw("plain", #", "icon-text-fit": "both", "text-anchor": "top""#)
+        XCTAssertEqual(try XCTUnwrap(top.label.icon).box.y, top.label.anchor.y, accuracy: 0.01)
+        XCTAssertEqual(try XCTUnwrap(top.label.icon).box.height, 14.4, accuracy: 0.01)
         // And no fit: the image at its size.
         let none = try draw("shield", "")
         XCTAssertEqual(try XCTUnwrap(none.label.icon).box.width, 20, accuracy: 0.01)

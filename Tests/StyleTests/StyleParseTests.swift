@@ -124,6 +124,36 @@ final class StyleParseTests: XCTestCase {
         XCTAssertEqual(symbols[0].placement, .point)
     }
 
+    func testRotationAlignmentAutoFollowsThePlacementAndTranslatesAreRead() throws {
+        XCTAssertEqual(RotationAlignment.resolve("auto", placement: .point), .viewport)
+        XCTAssertEqual(RotationAlignment.resolve("auto", placement: .line), .map)
+        XCTAssertEqual(RotationAlignment.resolve(nil, placement: .lineCenter), .map)
+        XCTAssertEqual(RotationAlignment.resolve("map", placement: .point), .map)
+        XCTAssertEqual(RotationAlignment.resolve("viewport", placement: .line), .viewport)
+        XCTAssertEqual(RotationAlignment.resolve("viewport-glyph", placement: .point), .viewport)
+        XCTAssertEqual(RotationAlignment.resolve("viewport-glyph", placement: .line), .viewportGlyph)
+        XCTAssertEqual(RotationAlignment.resolve("sideways", placement: .point), .viewport, "nonsense is auto")
+        let s = try parse("""
+        {"version": 8, "sprite": "/nowhere/sprite", "sources": {"s": {"type": "vector"}},
+         "layers": [{"id": "n", "type": "symbol", "source": "s", "source-layer": "place",
+           "layout": {"text-field": "{name}", "symbol-placement": "line", "text-rotation-alignment": "viewport",
+                      "text-keep-upright": false, "icon-keep-upright": true, "icon-rotation-alignment": "map",
+                      "icon-pitch-alignment": "viewport", "text-pitch-alignment": "map"},
+           "paint": {"text-translate": [3, -2], "text-translate-anchor": "viewport",
+                     "icon-translate": {"stops": [[10, [0, 0]], [14, [8, -4]]]}, "icon-translate-anchor": "map"}}]}
+        """)
+        XCTAssertEqual(s.notes.filter { !$0.contains("sprite") }, [], "all read")
+        let tile = VectorTile(layers: [VectorLayer(name: "place", extent: 4096, features: [
+            VectorFeature(type: .lineString, parts: [[TilePoint(x: 0, y: 0), TilePoint(x: 100, y: 0)]], properties: ["name": .string("Ring")]),
+        ])])
+        let f = try XCTUnwrap(s.symbols(in: tile, zoom: 15).first)
+        XCTAssertEqual(f.textStyle.rotationAlignment, .viewport)
+        XCTAssertFalse(f.textStyle.keepUpright)
+        XCTAssertTrue(f.textStyle.translateInViewport)
+        XCTAssertEqual(f.textStyle.translate.x, 3)
+        XCTAssertEqual(f.textStyle.translate.y, -2)
+    }
+
     func testRepresentativePointOfAConcaveRingIsInside() {
         // A U shape: its centroid (x ≈ 50) falls in the notch.
         let u: [(Int32, Int32)] = [(0, 0), (100, 0), (100, 100), (70, 100), (70, 20), (30, 20), (30, 100), (0, 100), (0, 0)]
