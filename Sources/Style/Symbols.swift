@@ -81,6 +81,10 @@ public struct TextStyle: Sendable, Equatable {
     public var maxAngle: Double = 45
     /// `text-keep-upright`.
     public var keepUpright = true
+    /// The language the text is in (a BCP 47 tag: "sr", "ja", "zh-Hant"), from the field it
+    /// came from (`name:sr`); nil when nothing says (a bare `name`). Shaping uses it for the
+    /// font's language forms and line breaking for its rules.
+    public var language: String?
 
     public init() {}
 
@@ -92,6 +96,7 @@ public struct TextStyle: Sendable, Equatable {
             && a.offset.x == b.offset.x && a.offset.y == b.offset.y && a.rotate == b.rotate
             && a.padding == b.padding && a.allowOverlap == b.allowOverlap && a.ignorePlacement == b.ignorePlacement
             && a.optional == b.optional && a.maxAngle == b.maxAngle && a.keepUpright == b.keepUpright
+            && a.language == b.language
     }
 }
 
