@@ -103,6 +103,8 @@ final class LabelLayer: Sendable {
     }
     /// How long a label takes to fade in or out after a placement (ms), as in MapLibre.
     static let fadeDuration = 300.0
+    /// Monotonic ms, for the fades of the live window.
+    static func clock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
     private let state = Mutex(State())
     static let imageCapacity = 4096
 

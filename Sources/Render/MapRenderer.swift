@@ -129,7 +129,7 @@ public struct MapRenderer: Sendable {
     /// - Parameter moving: a gesture or animation is moving the map: whole-pixel, nearest-pixel
     ///   compositing, which keeps a full frame around a millisecond.
     @discardableResult
-    /// - Parameter time: the frame's clock (ms): labels a new placement shows or drops fade in
+    /// - Parameter time: the frame's clock (ms, `fadeClock()` live): labels a new placement shows or drops fade in
     ///   or out over `labelFadeDuration` (`labelsFading` says when more frames are needed); nil:
     ///   at once.
     public func draw(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero, moving: Bool,
@@ -154,6 +154,10 @@ public struct MapRenderer: Sendable {
 
     /// How long a label fades in or out (ms).
     public static let labelFadeDuration = LabelLayer.fadeDuration
+
+    /// The clock fades run on in the live window: monotonic ms. (Not the page's `now`, which
+    /// input events' own timestamps can carry ahead of it, where a fade would stand still.)
+    public static func fadeClock() -> Double { LabelLayer.clock() }
 
     /// `camera` grown by `turnedFrameMargin` device px on every side.
     private func marginCamera(_ camera: MapCamera) -> MapCamera {
