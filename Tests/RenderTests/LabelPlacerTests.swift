@@ -285,6 +285,39 @@ final class LabelPlacerTests: XCTestCase {
         XCTAssertFalse(still.labelsFading)
     }
 
+    func testALabelThatGoesFadesOutFromWhereItWas() throws {
+        // "Goner" is in 4/8/8 only: at zoom 5 the placement has nothing, and it fades out.
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): Self.labelTile([Self.point(2048, 2048, "Goner")])]))
+        var closer = camera
+        closer.zoom = 5
+        _ = r.cache.renderNowWithLabels(r.tiles(for: camera))
+        _ = r.cache.renderNowWithLabels(r.tiles(for: closer))
+        let blank = renderer(FixtureSource(every: Self.labelTile([])))
+        func darkest(_ r: MapRenderer, _ c: MapCamera, at time: Double?) throws -> Int {
+            let image = try XCTUnwrap(RasterImage(width: 512, height: 512))
+            let cr = try XCTUnwrap(cairo_create(image.surface))
+            defer { cairo_destroy(cr) }
+            if let time { r.draw(c, into: cr, moving: false, time: time) } else { r.drawSynchronously(c, into: cr) }
+            var darkest = 0
+            for y in 200..<312 { for x in 150..<362 { darkest = max(darkest, 255 - Int((image.rgb(x: x, y: y) ?? 0xFFFFFF) & 0xFF)) } }
+            return darkest
+        }
+        let ground = try darkest(blank, closer, at: nil)
+        _ = try darkest(r, camera, at: 0)
+        let shown = try darkest(r, camera, at: 400) - ground
+        XCTAssertGreaterThan(shown, 150)
+        XCTAssertFalse(r.labelsFading)
+        let start = try darkest(r, closer, at: 1000) - ground
+        XCTAssertEqual(r.labels(for: closer).map(\.text), [], "gone from the placement (and the dump) at once")
+        XCTAssertEqual(Double(start), Double(shown), accuracy: 10, "still drawn as it was")
+        XCTAssertTrue(r.labelsFading)
+        let half = try darkest(r, closer, at: 1150) - ground
+        XCTAssertEqual(Double(half), Double(shown) / 2, accuracy: Double(shown) * 0.2)
+        let end = try darkest(r, closer, at: 1300) - ground
+        XCTAssertLessThan(end, 10)
+        XCTAssertFalse(r.labelsFading)
+    }
+
     func testAPanOfAFewPixelsMovesEveryLabelByExactlyThePan() throws {
         var features: [VectorFeature] = []
         for i in 0..<200 { features.append(Self.point(Int32((i * 977) % 4096), Int32((i * 613) % 4096), "Town \(i)")) }
