@@ -271,6 +271,8 @@ final class AppCore {
     func draw(_ cr: OpaquePointer) -> Gestures.Rect? {
         let damage = pendingDamage
         renderer.draw(page, into: cr)
+        // Labels still fading: the map is drawn again next frame (and not once they are done).
+        if renderer.map?.labelsFading == true { page.invalidateMap() }
         overlay.draw(cr)
         reportTileFailures()
         // Live: tiles still missing are queued; their arrival wakes the loop through the pipe.

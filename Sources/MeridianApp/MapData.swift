@@ -138,6 +138,7 @@ struct MapData {
             data.styled = auto.sources
             data.style = auto.style
         }
+        if let language = options.language { data.style = data.style.preferringLanguage(language) }
         if options.verbose {
             for n in data.style.notes { printError("meridian: style \(data.style.name): \(n)") }
         }

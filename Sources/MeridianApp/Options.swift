@@ -1,3 +1,5 @@
+import Style
+
 /// The command line (contracts.md section 1), parsed without Foundation.
 public struct Options: Equatable, Sendable {
     public var headless = false
@@ -13,6 +15,8 @@ public struct Options: Equatable, Sendable {
     public var data: [String] = []
     /// `--style FILE`: a MapLibre style JSON drawn instead of the shipped styles.
     public var style: String?
+    /// `--language TAG`: labels prefer the data's names in this language (`name:TAG`).
+    public var language: String?
     public var showHitAreas = false
     public var showTouches = false
     public var fullscreen = false
@@ -35,7 +39,7 @@ public struct Options: Equatable, Sendable {
             && a.center?.latitude == b.center?.latitude && a.center?.longitude == b.center?.longitude
             && a.zoom == b.zoom && a.data == b.data && a.showHitAreas == b.showHitAreas && a.showTouches == b.showTouches
             && a.fullscreen == b.fullscreen && a.verbose == b.verbose && a.action == b.action
-            && a.sizeGiven == b.sizeGiven && a.style == b.style
+            && a.sizeGiven == b.sizeGiven && a.style == b.style && a.language == b.language
             && a.noRotate == b.noRotate && a.document == b.document
     }
 
@@ -58,6 +62,7 @@ public struct Options: Equatable, Sendable {
           --zoom Z             initial map zoom (Web Mercator, 256-px tiles)
           --data PATH          vector MBTiles to show; repeat to layer several (default: the shipped data)
           --style FILE         MapLibre style JSON to draw with (default: the shipped style of each file's schema)
+          --language TAG       label names in this language where the map has them (name:TAG), e.g. sv, ja, sr
           --show-hit-areas     draw every tap target's enlarged hit area
           --show-touches       draw a marker under every finger and the pointer
           --fullscreen         live: ask for fullscreen, without decorations (kiosks, phone shells)
@@ -98,6 +103,12 @@ public struct Options: Equatable, Sendable {
             case "--screenshot": o.screenshot = try value(arg)
             case "--data": o.data.append(try value(arg))
             case "--style": o.style = try value(arg)
+            case "--language":
+                let v = try value(arg)
+                guard LabelLanguage.isTag(v) else {
+                    throw UsageError("--language wants a language tag like sv, ja or zh-Hant, got '\(v)'")
+                }
+                o.language = v
             case "--size":
                 let v = try value(arg)
                 let parts = v.split(separator: "x", omittingEmptySubsequences: false)

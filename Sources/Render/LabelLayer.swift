@@ -85,7 +85,27 @@ final class LabelLayer: Sendable {
         var scale = 1.0
         /// How long the last placement took (ms), for the bench.
         var lastPlacementMs = 0.0
+        /// Labels fading in or out since a placement with a clock (`update(time:)`), by identity.
+        var fades: [Int: Fade] = [:]
+        /// Labels the last placement dropped, drawn while they fade out.
+        var leaving: [PlacedLabel] = []
     }
+
+    /// A label's opacity going from `from` to `to` over `fadeDuration` from `start` (ms).
+    struct Fade {
+        var start: Double
+        var from: Double
+        var to: Double
+        func opacity(at t: Double) -> Double {
+            let k = min(max((t - start) / LabelLayer.fadeDuration, 0), 1)
+            return from + (to - from) * k
+        }
+        func done(at t: Double) -> Bool { t - start >= LabelLayer.fadeDuration }
+    }
+    /// How long a label takes to fade in or out after a placement (ms), as in MapLibre.
+    static let fadeDuration = 300.0
+    /// Monotonic ms, for the fades of the live window.
+    static func clock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
     private let state = Mutex(State())
     static let imageCapacity = 4096
 
@@ -119,12 +139,18 @@ final class LabelLayer: Sendable {
 
     /// Decides whether to place again and does so; returns whether it placed.
     @discardableResult
-    func update(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool) -> Bool {
+    /// `time` (ms, the frame's clock): labels that appear fade in and labels that go fade out
+    /// from then on; nil: they appear and go at once (screenshots, tests, headless runs).
+    func update(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool, time: Double? = nil) -> Bool {
         let signature = sets.map { ObjectIdentifier($0.0) }
         let basis = Self.basis(camera)
         guard needs(camera, complete: complete, moving: moving, signature: signature, basis: basis) else { return false }
-        return place(camera, sets: sets, complete: complete, moving: moving, signature: signature, basis: basis)
+        return place(camera, sets: sets, complete: complete, moving: moving, signature: signature, basis: basis, time: time)
     }
+
+    /// Whether some label is still fading (as of the last frame drawn): the map needs frames
+    /// until it ends, and none after.
+    var isFading: Bool { state.withLock { !$0.fades.isEmpty } }
 
     /// Whether `update` with these arguments would place again (the labels may then change
     /// anywhere on the map, so a frame must draw all of it).
@@ -155,7 +181,7 @@ final class LabelLayer: Sendable {
     }
 
     private func place(_ camera: MapCamera, sets: [(TileLabelSet, Double)], complete: Bool, moving: Bool,
-                       signature: [ObjectIdentifier], basis: (x: Double, y: Double)) -> Bool {
+                       signature: [ObjectIdentifier], basis: (x: Double, y: Double), time: Double?) -> Bool {
         let start = DispatchTime.now().uptimeNanoseconds
         // Streets too short for their names in every tile they cross, joined across the edges
         // (ends within a logical px of each other).
@@ -176,6 +202,7 @@ final class LabelLayer: Sendable {
         let placed = placer.place(candidates, previous: previous)
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         state.withLock { s in
+            Self.startFades(&s, from: s.placed, to: placed, at: time)
             s.placed = placed
             s.settled = complete && !moving
             if s.settled { s.preferred = Set(placed.map(\.identity)) }
@@ -188,6 +215,43 @@ final class LabelLayer: Sendable {
             s.lastPlacementMs = ms
         }
         return true
+    }
+
+    /// The fades a placement starts at `time`: each label of `new` not fully shown fades in
+    /// from where it is (a label fading out turns back), each label of `old` (or still fading
+    /// out) that `new` lacks fades out from where it is. Without a clock, none.
+    private static func startFades(_ s: inout State, from old: [PlacedLabel], to new: [PlacedLabel], at time: Double?) {
+        guard let time else {
+            s.fades = [:]
+            s.leaving = []
+            return
+        }
+        let fades = s.fades
+        func opacity(_ id: Int, shown: Bool) -> Double { fades[id]?.opacity(at: time) ?? (shown ? 1 : 0) }
+        let oldIDs = Set(old.map(\.identity))
+        let newIDs = Set(new.map(\.identity))
+        var next: [Int: Fade] = [:]
+        for l in new {
+            let id = l.identity
+            if let f = fades[id], f.to == 1 { next[id] = f; continue }
+            let o = opacity(id, shown: oldIDs.contains(id))
+            if o < 1 { next[id] = Fade(start: time, from: o, to: 1) }
+        }
+        var leaving: [PlacedLabel] = []
+        var seen = Set<Int>()
+        for l in old + s.leaving where !newIDs.contains(l.identity) && seen.insert(l.identity).inserted {
+            let id = l.identity
+            if let f = fades[id], f.to == 0 {
+                next[id] = f
+            } else {
+                let o = opacity(id, shown: oldIDs.contains(id))
+                guard o > 0 else { continue }
+                next[id] = Fade(start: time, from: o, to: 0)
+            }
+            leaving.append(l)
+        }
+        s.fades = next
+        s.leaving = leaving
     }
 
     /// Whether `l`, anchored at `a` (view px), lies wholly inside the view: labels in the
@@ -237,8 +301,17 @@ final class LabelLayer: Sendable {
 
     /// Draws every placed label at its anchor for `camera`. `cr` is in device px with the
     /// view's top-left at `deviceOrigin`, `scale` device px per logical px.
-    func draw(_ camera: MapCamera, into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double), scale: Double) {
+    /// `time` (ms) is the frame's clock for the fades (`update`); nil ends them all.
+    func draw(_ camera: MapCamera, into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double), scale: Double, time: Double? = nil) {
         state.withLock { s in
+            if let time {
+                // Fades that ended by this frame are forgotten, so a still map asks for no frame.
+                s.fades = s.fades.filter { !$0.value.done(at: time) }
+                s.leaving.removeAll { s.fades[$0.identity] == nil }
+            } else {
+                s.fades = [:]
+                s.leaving = []
+            }
             if s.scale != scale {
                 s.images.removeAll()
                 s.scale = scale
@@ -248,9 +321,11 @@ final class LabelLayer: Sendable {
             // or bearing, another image (at one bearing the old image was shown after a turn).
             let zoomKey = Int(bitPattern: UInt(s.zoom.bitPattern)) &* 31 &+ Int(bitPattern: UInt(s.bearing.bitPattern))
             Self.renderMissing(s.placed, camera: camera, scale: scale, zoomKey: zoomKey, into: &s.images)
-            for l in s.placed {
+            for l in s.leaving.isEmpty ? s.placed : s.leaving + s.placed {
                 let a = camera.screenPoint(ofWorld: l.anchor)
                 guard Self.isShown(l, at: a, in: camera.size) else { continue }
+                let alpha = time.flatMap { t in s.fades[l.identity]?.opacity(at: t) } ?? 1
+                guard alpha > 0 else { continue }
                 let key = Self.imageKey(l, zoomKey: zoomKey)
                 let image: LabelImage
                 if let hit = s.images[key] {
@@ -270,7 +345,15 @@ final class LabelLayer: Sendable {
                 cairo_pattern_set_matrix(pattern, &m)
                 cairo_set_source(cr, pattern)
                 cairo_rectangle(cr, deviceOrigin.x + x, deviceOrigin.y + y, iw, ih)
-                cairo_fill(cr)
+                if alpha < 1 {
+                    // Only a fading label pays for the clip and the alpha.
+                    cairo_save(cr)
+                    cairo_clip(cr)
+                    cairo_paint_with_alpha(cr, alpha)
+                    cairo_restore(cr)
+                } else {
+                    cairo_fill(cr)
+                }
             }
         }
     }

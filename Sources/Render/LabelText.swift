@@ -241,6 +241,7 @@ final class LabelFonts: Sendable {
         }
         guard let buffer = hb_buffer_create() else { return nil }
         defer { hb_buffer_destroy(buffer) }
+        let language = style.language.flatMap { tag in tag.withCString { hb_language_from_string($0, -1) } }
         // One line of text: its glyphs at pen positions from the line's start, in visual order.
         func run(_ s: Substring) -> (glyphs: [ShapedGlyph], width: Double) {
             let scalars = Array(s.unicodeScalars)
@@ -270,6 +271,9 @@ final class LabelFonts: Sendable {
                     hb_buffer_add_utf32(buffer, codepoints, Int32(codepoints.count), UInt32(r.start), Int32(r.end - r.start))
                     hb_buffer_set_direction(buffer, r.level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
                     hb_buffer_set_script(buffer, r.script)
+                    // The label's language picks the font's forms for it (`locl`: a Serbian б);
+                    // unknown, HarfBuzz takes the process's locale.
+                    if let language { hb_buffer_set_language(buffer, language) }
                     hb_buffer_guess_segment_properties(buffer)
                     if Self.isPlain(r.script) {
                         var features = Self.plainFeatures
@@ -314,28 +318,8 @@ final class LabelFonts: Sendable {
             return (out, pen)
         }
         var lines: [(glyphs: [ShapedGlyph], width: Double)] = []
-        let space = run(" ").width
         if wrap && style.maxWidth > 0 {
-            // Lines are broken between words in reading order, each word measured alone; each
-            // line is then shaped (and ordered) whole.
-            let limit = style.maxWidth * size
-            var current: [Substring] = [], width = 0.0
-            func finish() {
-                guard !current.isEmpty else { return }
-                var line = run(Substring(current.joined(separator: " ")))
-                // Clusters count characters within a line: each line gets its own range.
-                for i in line.glyphs.indices { line.glyphs[i].cluster += lines.count << 24 }
-                if !line.glyphs.isEmpty { lines.append(line) }
-                current = []
-                width = 0
-            }
-            for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-                let w = run(word).width
-                if !current.isEmpty && width + space + w > limit { finish() }
-                width = current.isEmpty ? w : width + space + w
-                current.append(word)
-            }
-            finish()
+            lines = wrapped(text, limit: style.maxWidth * size, language: style.language, run)
         } else {
             let one = run(Substring(text))
             if !one.glyphs.isEmpty { lines.append(one) }
@@ -361,6 +345,58 @@ final class LabelFonts: Sendable {
         }
         return ShapedText(glyphs: glyphs, minX: 0, minY: -fe.ascent, maxX: widest,
                           maxY: Double(lines.count - 1) * lineHeight + fe.descent)
+    }
+
+    /// A point label's lines at most `limit` px wide where the text allows (`LabelLineBreaks`:
+    /// Unicode's break opportunities, balanced as MapLibre balances them), each shaped and
+    /// ordered whole by `run`, without the spaces around it. Text that fits on one line and has
+    /// no line feed is one line, shaped once.
+    private func wrapped(_ text: String, limit: Double, language: String?,
+                         _ run: (Substring) -> (glyphs: [ShapedGlyph], width: Double)) -> [(glyphs: [ShapedGlyph], width: Double)] {
+        var lines: [(glyphs: [ShapedGlyph], width: Double)] = []
+        func add(_ s: Substring) {
+            let trimmed = Self.trimmed(s)
+            guard !trimmed.isEmpty else { return }
+            var line = run(trimmed)
+            // Clusters count characters within a line: each line gets its own range.
+            for i in line.glyphs.indices { line.glyphs[i].cluster += lines.count << 24 }
+            if !line.glyphs.isEmpty { lines.append(line) }
+        }
+        let whole = Self.trimmed(Substring(text))
+        let mandatory = whole.unicodeScalars.contains { [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains($0.value) }
+        if !mandatory {
+            let one = run(whole)
+            if one.width <= limit {
+                if !one.glyphs.isEmpty { lines.append(one) }
+                return lines
+            }
+        }
+        guard let segments = LabelLineBreaks.segments(String(whole), locale: language ?? ""), segments.count > 1 else {
+            add(whole)
+            return lines
+        }
+        let full = segments.map { run($0.text).width }
+        let ink = segments.enumerated().map { i, s in
+            let t = Self.trimmed(s.text, leading: false)
+            return t.unicodeScalars.count == s.text.unicodeScalars.count ? full[i] : run(t).width
+        }
+        let breaks = LabelLineBreaks.balanced(ink: ink, full: full, hard: segments.map(\.hard), limit: limit)
+        var start = 0
+        for end in breaks + [segments.count - 1] {
+            var line = Substring()
+            for s in segments[start...end] { line += s.text }
+            add(line)
+            start = end + 1
+        }
+        return lines
+    }
+
+    /// `s` without the white space at its ends (only at its end when not `leading`).
+    private static func trimmed(_ s: Substring, leading: Bool = true) -> Substring {
+        var scalars = s.unicodeScalars[...]
+        while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
+        if leading { while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() } }
+        return Substring(scalars)
     }
 
     // MARK: runs

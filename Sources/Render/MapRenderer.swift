@@ -129,19 +129,35 @@ public struct MapRenderer: Sendable {
     /// - Parameter moving: a gesture or animation is moving the map: whole-pixel, nearest-pixel
     ///   compositing, which keeps a full frame around a millisecond.
     @discardableResult
-    public func draw(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero, moving: Bool) -> FrameReport {
+    /// - Parameter time: the frame's clock (ms, `fadeClock()` live): labels a new placement shows or drops fade in
+    ///   or out over `labelFadeDuration` (`labelsFading` says when more frames are needed); nil:
+    ///   at once.
+    public func draw(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero, moving: Bool,
+                     time: Double? = nil) -> FrameReport {
         if moving, camera.bearing != 0, keepsTurnedFrames {
             // Ask for the margin's tiles too: a turned frame is kept with its margin (see
             // `drawTurnedFromCache`), and needs them all to be kept.
             let big = marginCamera(camera)
             let found = cache.request(tiles(for: big))
             return composite(camera, found: found, labels: showsLabels ? cache.labels(tiles(for: camera)) : [:], into: cr, at: origin,
-                             moving: moving, margin: big)
+                             moving: moving, margin: big, time: time)
         }
         let keys = tiles(for: camera)
         let found = cache.request(keys)
-        return composite(camera, found: found, labels: showsLabels ? cache.labels(keys) : [:], into: cr, at: origin, moving: moving)
+        return composite(camera, found: found, labels: showsLabels ? cache.labels(keys) : [:], into: cr, at: origin, moving: moving,
+                         time: time)
     }
+
+    /// Labels are fading in or out (as of the last frame drawn with a clock): draw the map
+    /// again next frame. False once the last fade ended: a still map needs no frames.
+    public var labelsFading: Bool { showsLabels && labelLayer.isFading }
+
+    /// How long a label fades in or out (ms).
+    public static let labelFadeDuration = LabelLayer.fadeDuration
+
+    /// The clock fades run on in the live window: monotonic ms. (Not the page's `now`, which
+    /// input events' own timestamps can carry ahead of it, where a fade would stand still.)
+    public static func fadeClock() -> Double { LabelLayer.clock() }
 
     /// `camera` grown by `turnedFrameMargin` device px on every side.
     private func marginCamera(_ camera: MapCamera) -> MapCamera {
@@ -209,7 +225,8 @@ public struct MapRenderer: Sendable {
     }
 
     private func composite(_ camera: MapCamera, found: [TileKey: RasterImage], labels: [TileKey: TileLabelSet],
-                           into cr: OpaquePointer, at origin: ScreenPoint, moving: Bool, margin: MapCamera? = nil) -> FrameReport {
+                           into cr: OpaquePointer, at origin: ScreenPoint, moving: Bool, margin: MapCamera? = nil,
+                           time: Double? = nil) -> FrameReport {
         let coverage = camera.visibleTiles(tileZoom: Self.tileZoom(for: camera))
         let size = camera.size
         cairo_save(cr)
@@ -231,8 +248,8 @@ public struct MapRenderer: Sendable {
         }
         if showsLabels {
             let (sets, complete) = labelSets(camera, labels)
-            labelLayer.update(camera, sets: sets, complete: complete, moving: moving)
-            labelLayer.draw(camera, into: cr, deviceOrigin: (dx.rounded(), dy.rounded()), scale: s)
+            labelLayer.update(camera, sets: sets, complete: complete, moving: moving, time: time)
+            labelLayer.draw(camera, into: cr, deviceOrigin: (dx.rounded(), dy.rounded()), scale: s, time: time)
         }
         cairo_restore(cr)
 

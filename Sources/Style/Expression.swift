@@ -306,6 +306,50 @@ public indirect enum Expr: Sendable {
         }
     }
 
+    /// The feature properties `get` reads, in the order the expression tries them (a
+    /// `coalesce`'s first choice first), each once.
+    public var propertiesRead: [String] {
+        var out: [String] = []
+        func walk(_ e: Expr) {
+            if case .get(let key) = e, !out.contains(key) { out.append(key) }
+            for c in e.children { walk(c) }
+        }
+        walk(self)
+        return out
+    }
+
+    /// The expression with each `get` of a property that `replace` maps replaced by what it
+    /// gives (nil: the `get` stays).
+    public func replacingGets(_ replace: (String) -> Expr?) -> Expr {
+        func r(_ e: Expr) -> Expr { e.replacingGets(replace) }
+        switch self {
+        case .get(let key): return replace(key) ?? self
+        case .literal, .has, .id, .geometryType, .zoom: return self
+        case .not(let e): return .not(r(e))
+        case .all(let es): return .all(es.map(r))
+        case .any(let es): return .any(es.map(r))
+        case .compare(let op, let a, let b): return .compare(op, r(a), r(b))
+        case .inArray(let a, let b): return .inArray(r(a), r(b))
+        case .inSet(let e, let set): return .inSet(r(e), set)
+        case .match(let i, let labels, let outs, let fb): return .match(r(i), labels, outs.map(r), r(fb))
+        case .cases(let bs, let fb): return .cases(bs.map { (r($0.0), r($0.1)) }, r(fb))
+        case .coalesce(let es): return .coalesce(es.map(r))
+        case .step(let i, let first, let stops): return .step(r(i), r(first), stops.map { ($0.0, r($0.1)) })
+        case .interpolate(let base, let i, let stops): return .interpolate(base: base, r(i), stops.map { ($0.0, r($0.1)) })
+        case .toString(let e): return .toString(r(e))
+        case .toNumber(let es): return .toNumber(es.map(r))
+        case .toBoolean(let e): return .toBoolean(r(e))
+        case .toColor(let es): return .toColor(es.map(r))
+        case .concat(let es): return .concat(es.map(r))
+        case .upcase(let e): return .upcase(r(e))
+        case .downcase(let e): return .downcase(r(e))
+        case .math(let op, let es): return .math(op, es.map(r))
+        case .length(let e): return .length(r(e))
+        case .rgba(let es): return .rgba(es.map(r))
+        case .rgbaScaled(let c, let o): return .rgbaScaled(r(c), r(o))
+        }
+    }
+
     /// The expression at `zoom` with every feature-independent part folded to a literal.
     public func specialized(zoom: Double) -> Expr {
         if !readsFeature { return .literal(evaluate(Self.noFeature, zoom: zoom)) }

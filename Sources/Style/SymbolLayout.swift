@@ -5,6 +5,8 @@ public struct SymbolLayout: Sendable {
     let layerID: String
     let index: Int
     let field: Prop<String>
+    /// The name properties with a language `text-field` reads (`LabelLanguage.fields`).
+    let languageFields: [(key: String, language: String)]
     let transform: String
     let font: Prop<[String]>
     let size: Prop<Double>
@@ -65,6 +67,7 @@ public struct SymbolLayout: Sendable {
         self.index = index
         func e(_ n: String) -> Expr? { l.layout[n] ?? l.paint[n] }
         field = Prop(e("text-field"), zoom: z, default: "", toString)
+        languageFields = LabelLanguage.fields(e("text-field"))
         transform = Prop(e("text-transform"), zoom: z, default: "none", toString).constant ?? "none"
         font = Prop(e("text-font"), zoom: z, default: ["Open Sans Regular", "Arial Unicode MS Regular"], toStrings)
         size = Prop(e("text-size"), zoom: z, default: 16, toNumber)
@@ -187,6 +190,7 @@ public struct SymbolLayout: Sendable {
     /// `f`'s symbols (one per point, line part, or polygon), nil text skipped.
     public func symbols(_ f: VectorFeature, featureIndex: Int, extent: UInt32, into out: inout [SymbolFeature]) {
         var text = field.value(f)
+        let language = languageFields.isEmpty ? nil : LabelLanguage.language(of: text, fields: languageFields, feature: f)
         switch transform {
         case "uppercase": text = text.uppercased()
         case "lowercase": text = text.lowercased()
@@ -219,6 +223,7 @@ public struct SymbolLayout: Sendable {
         style.rotationAlignment = rotationAlignment
         style.translate = Self.pair(translate.value(f))
         style.translateInViewport = translateInViewport
+        style.language = language
         let key = sortKey?.value(f)
         func emit(_ g: SymbolGeometry) {
             out.append(SymbolFeature(layerID: layerID, layerIndex: index, text: text, textStyle: style, icon: icon, placement: placement,

@@ -89,6 +89,10 @@ public struct TextStyle: Sendable, Equatable {
     /// collision boxes stay where the label was placed, as in MapLibre.
     public var translate: (x: Double, y: Double) = (0, 0)
     public var translateInViewport = false
+    /// The language the text is in (a BCP 47 tag: "sr", "ja", "zh-Hant"), from the field it
+    /// came from (`name:sr`); nil when nothing says (a bare `name`). Shaping uses it for the
+    /// font's language forms and line breaking for its rules.
+    public var language: String?
 
     public init() {}
 
@@ -102,6 +106,7 @@ public struct TextStyle: Sendable, Equatable {
             && a.optional == b.optional && a.maxAngle == b.maxAngle && a.keepUpright == b.keepUpright
             && a.rotationAlignment == b.rotationAlignment && a.translate.x == b.translate.x && a.translate.y == b.translate.y
             && a.translateInViewport == b.translateInViewport
+            && a.language == b.language
     }
 }
 

@@ -236,7 +236,7 @@ public final class PageRenderer {
             let origin = f.origin
             let report = synchronousTiles
                 ? map.drawSynchronously(page.camera, into: cr, at: origin)
-                : map.draw(page.camera, into: cr, at: origin, moving: page.isMapMoving)
+                : map.draw(page.camera, into: cr, at: origin, moving: page.isMapMoving, time: MapRenderer.fadeClock())
             lastFrameComplete = report.isComplete
         } else {
             cairo_set_source_rgb(cr, 0.80, 0.86, 0.90)

@@ -20,9 +20,16 @@ import Testing
         ["--size", "0x100"], ["--size", "big"], ["--scale", "nan"], ["--scale", "9"], ["--zoom", "-1"],
         ["--center", "91,0"], ["--center", "60"], ["--bogus"], ["--replay"], ["--headless"],
         ["--screenshot", "x.png"], ["--headless", "--replay", "t", "--record", "r"],
+        ["--language"], ["--language", "Swedish"], ["--language", "s"], ["--language", "sv_SE"],
     ])
     func badUsageIsRefusedWithAMessage(_ args: [String]) {
         #expect(throws: UsageError.self) { try Options.parse(args) }
+    }
+
+    @Test func aLabelLanguageIsALanguageTag() throws {
+        #expect(try Options.parse(["--language", "sv"]).language == "sv")
+        #expect(try Options.parse(["--language", "zh-Hant"]).language == "zh-Hant")
+        #expect(try Options.parse([]).language == nil)
     }
 
     @Test func badUsageExitsWithStatusTwo() {

@@ -248,6 +248,69 @@ final class LabelPlacerTests: XCTestCase {
         XCTAssertEqual(turned.worldPoint(at: street.anchor).y, 136, accuracy: 1e-6)
     }
 
+    /// The darkest the middle of a 512x512 view gets (255 − its least blue channel), drawn
+    /// with the fades' clock at `time`, or synchronously (no fades) when nil.
+    func darkestMiddle(_ r: MapRenderer, _ c: MapCamera, at time: Double?) throws -> Int {
+        let image = try XCTUnwrap(RasterImage(width: 512, height: 512))
+        let cr = try XCTUnwrap(cairo_create(image.surface))
+        defer { cairo_destroy(cr) }
+        if let time { r.draw(c, into: cr, moving: false, time: time) } else { r.drawSynchronously(c, into: cr) }
+        var darkest = 0
+        for y in 200..<312 { for x in 150..<362 { darkest = max(darkest, 255 - Int((image.rgb(x: x, y: y) ?? 0xFFFFFF) & 0xFF)) } }
+        return darkest
+    }
+
+    func testALabelThatAppearsFadesInOverThreeHundredMillisecondsAndThenNeedsNoFrames() throws {
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): Self.labelTile([Self.point(2048, 2048, "Fadeton")])]))
+        // The tiles are in (as once they landed live); the first placement with a clock starts the fade.
+        _ = r.cache.renderNowWithLabels(r.tiles(for: camera))
+        let blank = renderer(FixtureSource(every: Self.labelTile([])))
+        // The text's ink: how much darker than the map without it.
+        let ground = try darkestMiddle(blank, camera, at: nil)
+        func ink(at time: Double) throws -> Int { try darkestMiddle(r, camera, at: time) - ground }
+        XCTAssertEqual(r.labels(for: camera).map(\.text), [], "nothing placed before the first frame")
+        let start = try ink(at: 1000)
+        XCTAssertEqual(r.labels(for: camera).map(\.text), ["Fadeton"], "placed at once (the dump names it)")
+        XCTAssertLessThan(start, 10, "not drawn yet at the fade's start")
+        XCTAssertTrue(r.labelsFading)
+        let half = try ink(at: 1150)
+        XCTAssertTrue(r.labelsFading)
+        let full = try ink(at: 1300)
+        XCTAssertGreaterThan(full, 150, "the text's ink once faded in")
+        XCTAssertEqual(Double(half), Double(full) / 2, accuracy: Double(full) * 0.2, "half way at 150 ms")
+        XCTAssertFalse(r.labelsFading, "done: a still map asks for no more frames")
+        XCTAssertEqual(try ink(at: 5000), full)
+        XCTAssertFalse(r.labelsFading)
+        // Without a clock (screenshots, headless runs) labels show at once.
+        let still = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): Self.labelTile([Self.point(2048, 2048, "Fadeton")])]))
+        try frame(still, camera)
+        XCTAssertFalse(still.labelsFading)
+    }
+
+    func testALabelThatGoesFadesOutFromWhereItWas() throws {
+        // "Goner" is in 4/8/8 only: at zoom 5 the placement has nothing, and it fades out.
+        let r = renderer(FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): Self.labelTile([Self.point(2048, 2048, "Goner")])]))
+        var closer = camera
+        closer.zoom = 5
+        _ = r.cache.renderNowWithLabels(r.tiles(for: camera))
+        _ = r.cache.renderNowWithLabels(r.tiles(for: closer))
+        let blank = renderer(FixtureSource(every: Self.labelTile([])))
+        let ground = try darkestMiddle(blank, closer, at: nil)
+        _ = try darkestMiddle(r, camera, at: 0)
+        let shown = try darkestMiddle(r, camera, at: 400) - ground
+        XCTAssertGreaterThan(shown, 150)
+        XCTAssertFalse(r.labelsFading)
+        let start = try darkestMiddle(r, closer, at: 1000) - ground
+        XCTAssertEqual(r.labels(for: closer).map(\.text), [], "gone from the placement (and the dump) at once")
+        XCTAssertEqual(Double(start), Double(shown), accuracy: 10, "still drawn as it was")
+        XCTAssertTrue(r.labelsFading)
+        let half = try darkestMiddle(r, closer, at: 1150) - ground
+        XCTAssertEqual(Double(half), Double(shown) / 2, accuracy: Double(shown) * 0.2)
+        let end = try darkestMiddle(r, closer, at: 1300) - ground
+        XCTAssertLessThan(end, 10)
+        XCTAssertFalse(r.labelsFading)
+    }
+
     func testAPanOfAFewPixelsMovesEveryLabelByExactlyThePan() throws {
         var features: [VectorFeature] = []
         for i in 0..<200 { features.append(Self.point(Int32((i * 977) % 4096), Int32((i * 613) % 4096), "Town \(i)")) }

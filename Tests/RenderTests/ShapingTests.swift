@@ -33,6 +33,21 @@ final class ShapingTests: XCTestCase {
         }
     }
 
+    func testTheLabelsLanguagePicksTheFontsFormsForIt() throws {
+        // DejaVu Sans draws a Serbian and Macedonian б (U+0431) unlike the Russian one (its
+        // `locl` feature): a name read from name:sr ("бања", a spa) is shaped as Serbian.
+        func glyphs(_ language: String?) throws -> [UInt] {
+            var st = style
+            st.language = language
+            return try XCTUnwrap(LabelFonts.shared.shape("бања", style: st, wrap: false)).glyphs.map(\.index)
+        }
+        let serbian = try glyphs("sr"), russian = try glyphs("ru")
+        XCTAssertNotEqual(serbian.first, russian.first, "Serbian б")
+        XCTAssertEqual(Array(serbian.dropFirst()), Array(russian.dropFirst()), "the other letters are the same")
+        XCTAssertEqual(try glyphs("mk").first, serbian.first, "Macedonian as Serbian")
+        XCTAssertEqual(try glyphs("bg"), russian)
+    }
+
     func testArabicLettersTakeTheirJoinedForms() throws {
         // ب ي ت: three letters that join on both sides: initial, medial and final forms.
         let word = "بيت"
