@@ -55,14 +55,14 @@ build_geo() {
 }
 
 # Tiles as a module of its own too, for Style (which imports it).
-tiles_flags=(-I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd -lsqlite3 -lz -lbrotlidec -lzstd)
+tiles_flags=(-I Sources/CSQLite -I Sources/CZlib -I Sources/CLibdeflate -I Sources/CBrotli -I Sources/CZstd -lsqlite3 -lz -ldeflate -lbrotlidec -lzstd)
 build_tiles() {
     build_geo
     build_jsontext
     local obj=$out/modules/Tiles.o
     if [[ -f $obj && -z $(find Sources/Tiles Sources/Geo Sources/Geometry Sources/JSONText -newer "$obj" -name '*.swift') ]]; then return; fi
     "${SWIFTC[@]}" -module-name Tiles -emit-module -emit-module-path "$out/modules/Tiles.swiftmodule" \
-        -I "$out/modules" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd \
+        -I "$out/modules" -I Sources/CSQLite -I Sources/CZlib -I Sources/CLibdeflate -I Sources/CBrotli -I Sources/CZstd \
         -wmo -c Sources/Tiles/*.swift -o "$obj"
 }
 
@@ -81,8 +81,8 @@ build() {
             [[ $t == mbtiles ]] && file=Fuzz/FuzzMBTiles.swift
             [[ $t == pmtiles ]] && file=Fuzz/FuzzPMTiles.swift
             sources=(Sources/Tiles/*.swift "$file")
-            flags=(-I "$out/modules" "$out/modules/Geo.o" "$out/modules/Geometry.o" "$out/modules/JSONText.o" -I Sources/CSQLite -I Sources/CZlib -I Sources/CBrotli -I Sources/CZstd
-                   -lsqlite3 -lz -lbrotlidec -lzstd) ;;
+            flags=(-I "$out/modules" "$out/modules/Geo.o" "$out/modules/Geometry.o" "$out/modules/JSONText.o" -I Sources/CSQLite -I Sources/CZlib -I Sources/CLibdeflate -I Sources/CBrotli -I Sources/CZstd
+                   -lsqlite3 -lz -ldeflate -lbrotlidec -lzstd) ;;
         options) sources=(Sources/MeridianApp/Options.swift Fuzz/FuzzOptions.swift); flags=() ;;
         geojson)
             build_geo

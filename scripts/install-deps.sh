@@ -8,7 +8,7 @@
 set -euo pipefail
 build=(pkg-config libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev xkb-data libcairo2-dev
        libsqlite3-dev zlib1g-dev fonts-dejavu-core gcc libc6-dev libbrotli-dev libzstd-dev libfontconfig-dev
-       libharfbuzz-dev libfribidi-dev libicu-dev)
+       libharfbuzz-dev libfribidi-dev libicu-dev libdeflate-dev)
 run=(weston)
 test=(weston libwlroots10 libdrm-dev libpixman-1-dev libudev-dev procps python3-venv)
 # scripts/check-install.sh validates the installed .desktop file, metainfo and man page.
