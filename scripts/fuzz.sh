@@ -66,6 +66,15 @@ build_tiles() {
         -wmo -c Sources/Tiles/*.swift -o "$obj"
 }
 
+# Style as a module too, for the command line (Options checks --language with it).
+build_style() {
+    build_tiles
+    local obj=$out/modules/Style.o
+    if [[ -f $obj && -z $(find Sources/Style Sources/Tiles Sources/Geo Sources/Geometry Sources/JSONText -newer "$obj" -name '*.swift') ]]; then return; fi
+    "${SWIFTC[@]}" -module-name Style -emit-module -emit-module-path "$out/modules/Style.swiftmodule" \
+        -I "$out/modules" "${tiles_flags[@]}" -wmo -c Sources/Style/*.swift -o "$obj"
+}
+
 build() {
     local t=$1 exe=$out/$1
     local -a sources flags
@@ -83,7 +92,10 @@ build() {
             sources=(Sources/Tiles/*.swift "$file")
             flags=(-I "$out/modules" "$out/modules/Geo.o" "$out/modules/Geometry.o" "$out/modules/JSONText.o" -I Sources/CSQLite -I Sources/CZlib -I Sources/CLibdeflate -I Sources/CBrotli -I Sources/CZstd
                    -lsqlite3 -lz -ldeflate -lbrotlidec -lzstd) ;;
-        options) sources=(Sources/MeridianApp/Options.swift Fuzz/FuzzOptions.swift); flags=() ;;
+        options)
+            build_style
+            sources=(Sources/MeridianApp/Options.swift Fuzz/FuzzOptions.swift)
+            flags=(-I "$out/modules" "$out/modules/Style.o" "$out/modules/Tiles.o" "$out/modules/Geo.o" "$out/modules/Geometry.o" "$out/modules/JSONText.o" "${tiles_flags[@]}") ;;
         geojson)
             build_geo
             build_jsontext
