@@ -71,12 +71,13 @@ final class SwayAndCageTests: XCTestCase {
         let state = directory + "/state.json"
         // cage runs one application and ends with it; a shell in between reports meridian's
         // pid (to signal it) and exit status (cage's own does not say it).
-        let meridian = try PackagePaths.meridianExecutable()
+        let meridian = try StockCompositor.meridian(in: directory, user: Self.nobody)
         let wrapper = "WAYLAND_DEBUG=1 \"$0\" \"$@\" 2> '\(directory)/meridian.err' & echo $! > '\(directory)/pid'; wait $!; echo $? > '\(directory)/status'"
         // The headless output is 1280x720; -r turns it to portrait, 720x1280.
         let cage = try StockCompositor(name: "cage", runtimeDirectory: directory, user: Self.nobody,
                                        arguments: ["cage", "-d", "-r", "--", "/bin/sh", "-c", wrapper, meridian, "--state-out", state],
-                                       environment: ["XDG_DATA_HOME": directory + "/data", "XDG_STATE_HOME": directory + "/state"])
+                                       environment: ["XDG_DATA_HOME": directory + "/data", "XDG_STATE_HOME": directory + "/state",
+                                                     "MERIDIAN_DATA_DIR": StockCompositor.stagedDataDirectory(directory)])
         let errors = directory + "/meridian.err"
         let pidDeadline = Date().addingTimeInterval(10)
         var pid: pid_t = 0

@@ -20,10 +20,40 @@ final class StockCompositor {
 
     /// The environment of every client: the run's own folders, never the user's.
     var environment: [String: String] {
-        ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socket, "PATH": "/usr/bin:/bin",
-         "HOME": runtimeDirectory, "XDG_CACHE_HOME": runtimeDirectory + "/cache",
-         "XDG_DATA_HOME": runtimeDirectory + "/data", "XDG_STATE_HOME": runtimeDirectory + "/state"]
+        var env = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socket, "PATH": "/usr/bin:/bin",
+                   "HOME": runtimeDirectory, "XDG_CACHE_HOME": runtimeDirectory + "/cache",
+                   "XDG_DATA_HOME": runtimeDirectory + "/data", "XDG_STATE_HOME": runtimeDirectory + "/state"]
+        if user != nil { env["MERIDIAN_DATA_DIR"] = Self.stagedDataDirectory(runtimeDirectory) }
+        return env
     }
+
+    /// The meridian to run as `user`: as root the build's own; as another uid a copy in the
+    /// runtime directory, with a copy of the shipped data beside it (`MERIDIAN_DATA_DIR`), since
+    /// the checkout may sit in a folder only root can enter (a CI clone in a mode-0700 mktemp
+    /// folder: there the build's meridian could not read its map, and sway showed no tiles).
+    static func meridian(in runtimeDirectory: String, user: uid_t?) throws -> String {
+        let built = try PackagePaths.meridianExecutable()
+        guard user != nil else { return built }
+        let fm = FileManager.default
+        let bin = runtimeDirectory + "/bin", staged = bin + "/meridian", data = stagedDataDirectory(runtimeDirectory)
+        if !fm.fileExists(atPath: staged) {
+            do {
+                try fm.createDirectory(atPath: bin, withIntermediateDirectories: true)
+                try fm.copyItem(atPath: built, toPath: staged)
+                try fm.createDirectory(atPath: data, withIntermediateDirectories: true)
+                let shipped = PackagePaths.root + "/data"
+                for item in try fm.contentsOfDirectory(atPath: shipped) where !["test", "recordings"].contains(item) {
+                    try fm.copyItem(atPath: shipped + "/" + item, toPath: data + "/" + item)
+                }
+            } catch {
+                throw HarnessError("cannot copy meridian and its data into \(runtimeDirectory) for uid \(user!): \(error)")
+            }
+            _ = chmod(staged, 0o755)
+        }
+        return staged
+    }
+
+    static func stagedDataDirectory(_ runtimeDirectory: String) -> String { runtimeDirectory + "/shipped-data" }
 
     /// Makes a runtime directory (mode 0700, owned by `user`), where the caller writes the
     /// compositor's configuration before starting it.
@@ -90,7 +120,7 @@ final class StockCompositor {
     /// (WAYLAND_DEBUG) in its stderr when `protocolLog`.
     func spawnMeridian(_ arguments: [String], protocolLog: Bool = true, name: String = "meridian") throws -> ClientProcess {
         let base = runtimeDirectory + "/" + name
-        let (program, argv) = try Self.command(user: user, [try PackagePaths.meridianExecutable()] + arguments)
+        let (program, argv) = try Self.command(user: user, [try Self.meridian(in: runtimeDirectory, user: user)] + arguments)
         var env = environment
         if protocolLog { env["WAYLAND_DEBUG"] = "1" }
         let p = try ChildProcess(executable: program, arguments: argv, environment: env,
