@@ -43,16 +43,14 @@ struct BenchLayout {
     static func centre(_ r: Rect) -> Point { Point(x: r.minX + r.size.width / 2, y: r.minY + r.size.height / 2) }
 
     /// The centres of the pins well inside the map, so a finger on them lands on the pin.
-    static func pinsInside(_ snap: PageSnapshot) -> [Point] { pinTargetsInside(snap).map { centre($0.frame) } }
-
-    static func pinTargetsInside(_ snap: PageSnapshot) -> [PageSnapshot.Target] {
+    static func pinsInside(_ snap: PageSnapshot) -> [Point] {
         let m = snap.mapFrame
         return snap.pins.filter { (p: PageSnapshot.Target) -> Bool in
             let f = p.frame
             let x = f.minX > m.minX + 60 && f.maxX < m.maxX - 120
             let y = f.minY > m.minY + 60 && f.maxY < m.maxY - 60
             return x && y
-        }
+        }.map { centre($0.frame) }
     }
 }
 
@@ -174,18 +172,15 @@ struct BenchStream {
 
     /// Where the pins inside the map are now: the scratch page is handed the frames so far.
     private mutating func pinsNow(on page: MeridianPage) -> [Point] {
-        pinTargetsNow(on: page).map { BenchLayout.centre($0.frame) }
-    }
-
-    private mutating func pinTargetsNow(on page: MeridianPage) -> [PageSnapshot.Target] {
         for f in frames[fed...] { page.handle(f) }
         fed = frames.count
         page.advance(to: time)
         let snap = page.snapshot
+        let inside = BenchLayout.pinsInside(snap)
         if getenv("MERIDIAN_GESTURES_DEBUG") != nil {
-            Bench.progress("t=\(Int(time)) zoom=\(snap.zoom) center=\(snap.center) bearing=\(snap.bearing) pins=\(snap.pins.count) inside=\(BenchLayout.pinsInside(snap).count)")
+            Bench.progress("t=\(Int(time)) zoom=\(snap.zoom) center=\(snap.center) bearing=\(snap.bearing) pins=\(snap.pins.count) inside=\(inside.count)")
         }
-        return BenchLayout.pinTargetsInside(snap)
+        return inside
     }
 
     private mutating func touch(_ changes: [TouchChange]) {
