@@ -29,12 +29,20 @@ final class MeridianUnderCompositorTests: XCTestCase {
         return Session(compositor: compositor, app: app, stateFile: stateFile)
     }
 
-    /// Sends commands and waits until meridian has drawn their effect.
+    /// Sends commands and waits until meridian has read them. What it then draws is waited for
+    /// by the picture itself (`screenshot(until:)`): under load the frame that shows the input can
+    /// come well after some other commit and a quiet spell.
     private func inject(_ s: Session, _ commands: [String]) throws {
-        let mark = try s.compositor.commits()
         for c in commands { try s.compositor.send(c) }
-        try s.compositor.waitCommit(since: mark)
-        try s.compositor.waitIdle(quiet: 0.1)
+        try s.compositor.sync()
+    }
+
+    private func touchMarker(in shot: Image, x: Int, y: Int) -> Bool {
+        shot.pixel(x: x, y: y).isClose(to: Self.touchMarker)
+    }
+
+    private func touchMarkers(in shot: Image) -> Int {
+        shot.count(of: Self.touchMarker, tolerance: 10)
     }
 
     /// Closes meridian the way a session manager would and reads the state it reports.
@@ -68,16 +76,18 @@ final class MeridianUnderCompositorTests: XCTestCase {
     func testAMarkerFollowsEachFingerAndLeavesWhenItLifts() throws {
         let s = try start()
         try inject(s, ["down 0 150 200", "down 1 450 700", "frame"])
-        var shot = try s.compositor.screenshot()
-        XCTAssertTrue(shot.pixel(x: 150, y: 200).isClose(to: Self.touchMarker), "\(shot.pixel(x: 150, y: 200))")
-        XCTAssertTrue(shot.pixel(x: 450, y: 700).isClose(to: Self.touchMarker))
+        var shot = try s.compositor.screenshot { touchMarker(in: $0, x: 150, y: 200) && touchMarker(in: $0, x: 450, y: 700) }
+        XCTAssertTrue(touchMarker(in: shot, x: 150, y: 200), "\(shot.pixel(x: 150, y: 200))")
+        XCTAssertTrue(touchMarker(in: shot, x: 450, y: 700))
         try inject(s, ["motion 0 200 260", "frame"])
-        shot = try s.compositor.screenshot()
-        XCTAssertTrue(shot.pixel(x: 200, y: 260).isClose(to: Self.touchMarker), "the marker moved with the finger")
-        XCTAssertFalse(shot.pixel(x: 150 - 20, y: 200 - 20).isClose(to: Self.touchMarker, tolerance: 10), "and left its old place")
+        // Where the finger was (the marker's 24 px radius: (130, 180), checked before, lay outside it).
+        let oldPlace = { (shot: Image) in shot.pixel(x: 150, y: 200).isClose(to: Self.touchMarker, tolerance: 10) }
+        shot = try s.compositor.screenshot { touchMarker(in: $0, x: 200, y: 260) && !oldPlace($0) }
+        XCTAssertTrue(touchMarker(in: shot, x: 200, y: 260), "the marker moved with the finger")
+        XCTAssertFalse(oldPlace(shot), "and left its old place")
         try inject(s, ["up 0", "up 1", "frame"])
-        shot = try s.compositor.screenshot()
-        XCTAssertEqual(shot.count(of: Self.touchMarker, tolerance: 10), 0, "no marker once every finger is up")
+        shot = try s.compositor.screenshot { touchMarkers(in: $0) == 0 }
+        XCTAssertEqual(touchMarkers(in: shot), 0, "no marker once every finger is up")
         let counts = input(try finish(s))
         XCTAssertEqual(counts["touchDowns"], 2)
         XCTAssertEqual(counts["touchUps"], 2)
@@ -87,11 +97,11 @@ final class MeridianUnderCompositorTests: XCTestCase {
         let s = try start()
         try inject(s, ["down 0 100 100", "down 1 300 300", "frame"])
         try inject(s, ["cancel"])
-        var shot = try s.compositor.screenshot()
-        XCTAssertEqual(shot.count(of: Self.touchMarker, tolerance: 10), 0)
+        var shot = try s.compositor.screenshot { touchMarkers(in: $0) == 0 }
+        XCTAssertEqual(touchMarkers(in: shot), 0)
         try inject(s, ["down 0 400 500", "frame"])
-        shot = try s.compositor.screenshot()
-        XCTAssertTrue(shot.pixel(x: 400, y: 500).isClose(to: Self.touchMarker))
+        shot = try s.compositor.screenshot { touchMarker(in: $0, x: 400, y: 500) }
+        XCTAssertTrue(touchMarker(in: shot, x: 400, y: 500))
         try inject(s, ["up 0", "frame"])
         let counts = input(try finish(s))
         XCTAssertEqual(counts["touchCancels"], 1)
@@ -102,12 +112,11 @@ final class MeridianUnderCompositorTests: XCTestCase {
         let s = try start()
         try inject(s, ["down 0 200 200", "frame"])
         try inject(s, ["seat-caps pointer,keyboard"])
-        XCTAssertEqual(try s.compositor.screenshot().count(of: Self.touchMarker, tolerance: 10), 0,
+        XCTAssertEqual(touchMarkers(in: try s.compositor.screenshot { touchMarkers(in: $0) == 0 }), 0,
                        "the finger's marker goes with the device")
-        try s.compositor.send("seat-caps pointer,keyboard,touch")
-        try s.compositor.waitIdle(quiet: 0.1)
+        try inject(s, ["seat-caps pointer,keyboard,touch"])   // read: its new wl_touch reached the compositor first
         try inject(s, ["down 3 250 300", "frame"])
-        XCTAssertTrue(try s.compositor.screenshot().pixel(x: 250, y: 300).isClose(to: Self.touchMarker))
+        XCTAssertTrue(touchMarker(in: try s.compositor.screenshot { touchMarker(in: $0, x: 250, y: 300) }, x: 250, y: 300))
         XCTAssertNil(s.app.exitStatus, "still running")
         _ = try finish(s)
     }
@@ -115,16 +124,12 @@ final class MeridianUnderCompositorTests: XCTestCase {
     func testPointerKeysAndTouchpadPinchArrive() throws {
         let s = try start()
         try inject(s, ["pointer-move 320 400"])
-        XCTAssertTrue(try s.compositor.screenshot().pixel(x: 320, y: 400).isClose(to: Self.pointerMarker))
-        try s.compositor.send("button left press")
-        try s.compositor.send("button left release")
-        try s.compositor.send("axis vertical 15 1")
-        try s.compositor.send("key 30 press")     // KEY_A
-        try s.compositor.send("key 30 release")
-        try s.compositor.send("pinch-begin 2")
-        try s.compositor.send("pinch-update 1 0 1.25 0")
-        try s.compositor.send("pinch-end")
-        try s.compositor.waitIdle(quiet: 0.15)
+        let pointerShown = { (shot: Image) in shot.pixel(x: 320, y: 400).isClose(to: Self.pointerMarker) }
+        let shot = try s.compositor.screenshot(until: pointerShown)
+        XCTAssertTrue(pointerShown(shot), "\(shot.pixel(x: 320, y: 400))")
+        try inject(s, ["button left press", "button left release", "axis vertical 15 1",
+                       "key 30 press", "key 30 release",   // KEY_A
+                       "pinch-begin 2", "pinch-update 1 0 1.25 0", "pinch-end"])
         let counts = input(try finish(s))
         XCTAssertEqual(counts["buttonPresses"], 1)
         XCTAssertEqual(counts["axisEvents"], 1)
@@ -132,12 +137,20 @@ final class MeridianUnderCompositorTests: XCTestCase {
         XCTAssertEqual(counts["touchpadEvents"], 3)
     }
 
+    /// The page's header at the top of the window: the page has scrolled by less than the
+    /// header's 72 px (Down scrolls 48 px a press or repeat).
+    private func headerAtTop(_ shot: Image) -> Bool {
+        shot.pixel(x: 10, y: 0).isClose(to: Self.header)
+    }
+
     func testAHeldKeyRepeatsUntilReleased() throws {
         let s = try start()
-        try s.compositor.send("key 30 press")
-        try s.compositor.sleep(1.0)   // past the compositor's repeat delay
-        try s.compositor.send("key 30 release")
-        try s.compositor.sleep(0.3)
+        try inject(s, ["key 108 press"])   // Down, held: once 48 px, then again at each repeat
+        // Released once the page shows a repeat (past the seat's repeat delay), however late
+        // meridian's timers run; no repeat in 10 s leaves the header in view and fails below.
+        let shot = try s.compositor.screenshot { !headerAtTop($0) }
+        try inject(s, ["key 108 release"])
+        XCTAssertFalse(headerAtTop(shot), "the page scrolled more than one Down's 48 px")
         let counts = input(try finish(s))
         XCTAssertEqual(counts["keyPresses"], 1)
         XCTAssertGreaterThanOrEqual(counts["keyRepeats"] ?? 0, 1, "a held key repeats")
@@ -148,28 +161,29 @@ final class MeridianUnderCompositorTests: XCTestCase {
     /// focus comes back act as usual.
     func testASecondKeyboardLeaveForTheSameSurfaceChangesNothing() throws {
         let s = try start()
-        try s.compositor.send("key 108 press")            // Down: a held key...
-        try s.compositor.sleep(0.2)
-        try s.compositor.send("keyboard-leave twice")     // ...when the focus goes, twice
-        try s.compositor.sleep(1.0)                       // past the repeat delay
+        try inject(s, ["key 108 press"])                  // Down: a held key...
+        try inject(s, ["keyboard-leave twice"])           // ...when the focus goes, twice
+        try s.compositor.sleep(1.0)                       // held past the repeat delay: the input itself
         try s.compositor.send("key 108 release")          // where meridian cannot see it
         try s.compositor.send("keyboard-enter")
         try inject(s, ["key 57 press", "key 57 release"]) // space: a page down
+        let shot = try s.compositor.screenshot { !headerAtTop($0) }
+        XCTAssertFalse(headerAtTop(shot), "space after the focus came back paged down (Down alone scrolls 48 px)")
         XCTAssertNil(s.app.exitStatus, s.app.standardError)
         let state = try finish(s)
         XCTAssertEqual(input(state)["keyRepeats"], 0, "the held key stopped repeating at the first leave")
         XCTAssertEqual(input(state)["keyPresses"], 2)
         let scrollY = try XCTUnwrap((state["page"] as? [String: Any])?["scrollY"] as? Double)
-        XCTAssertGreaterThan(scrollY, 100, "space after the focus came back paged down (Down alone scrolls 48 px)")
+        XCTAssertGreaterThan(scrollY, 72, "and the state says so")
     }
 
     func testAtOutputScaleTwoTheMarkerStaysUnderTheFinger() throws {
         let s = try start(width: 400, height: 600)
         try inject(s, ["output-scale 2"])
         try inject(s, ["down 0 100 150", "frame"])
-        let shot = try s.compositor.screenshot()
         // Screenshots are in physical pixels; commands in logical ones.
-        XCTAssertTrue(shot.pixel(x: 200, y: 300).isClose(to: Self.touchMarker), "\(shot.width)x\(shot.height) \(shot.pixel(x: 200, y: 300))")
+        let shot = try s.compositor.screenshot { touchMarker(in: $0, x: 200, y: 300) }
+        XCTAssertTrue(touchMarker(in: shot, x: 200, y: 300), "\(shot.width)x\(shot.height) \(shot.pixel(x: 200, y: 300))")
         try inject(s, ["up 0", "frame"])
         let window = try XCTUnwrap(try finish(s)["window"] as? [String: Any])
         XCTAssertEqual(window["scale"] as? Int, 2)
@@ -190,7 +204,9 @@ final class MeridianUnderCompositorTests: XCTestCase {
         let s = try start()
         for i in 0..<200 { try s.compositor.send("configure \(400 + (i % 50) * 4) \(500 + (i % 40) * 5)") }
         try s.compositor.send("configure 520 760")
-        try s.compositor.waitIdle(quiet: 0.3, timeout: 10)
+        // Until meridian has drawn the last size (or 10 s passed: the assertions below say so).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try s.compositor.buffers().size != "520x760", ContinuousClock.now < deadline { try s.compositor.waitFrame() }
         XCTAssertNil(s.app.exitStatus, "meridian survived: \(s.app.standardError)")
         let state = try finish(s)
         let window = try XCTUnwrap(state["window"] as? [String: Any])

@@ -223,6 +223,17 @@ void commands_poll_waits(struct server *s) {
 	case WAIT_FRAME: done = s->frames > s->wait_frames; break;
 	case WAIT_SLEEP: done = now >= s->wait_deadline_ms; break;
 	case WAIT_BURST: break; /* ended by the burst timer */
+	case WAIT_SYNC: {
+		/* wlroots clears the serial at the pong (the shell's ping timeout is set longer than
+		 * any wait, so a timeout cannot clear it first). */
+		struct view *view = shell_top_view(s);
+		if (view == NULL) {
+			end_wait(s, false, "the toplevel went away");
+			return;
+		}
+		done = view->xdg->client->ping_serial == 0;
+		break;
+	}
 	case WAIT_IDLE: {
 		/* Quiet is measured from the later of the command's start and the last commit, so a
 		 * client that has not reacted yet cannot make this return at once (gotcha 11). */
@@ -415,6 +426,26 @@ static bool execute(struct server *s, const struct command *c, char *result, siz
 		start_wait(s, c, name[5] == 'm' ? WAIT_MAP : WAIT_FRAME, ms);
 		*answered_later = true;
 		commands_poll_waits(s); /* wait-map answers at once when a toplevel is already mapped */
+		return true;
+	}
+	if (strcmp(name, "wait-sync") == 0) {
+		/* The client answers a ping after it has dispatched every event sent before it: the
+		 * input injected so far has reached the app, whatever it draws and whenever. */
+		struct view *view = shell_top_view(s);
+		if (argc > 2 || !optional_ms(argc == 2 ? a[1] : NULL, &ms)) {
+			USAGE("wait-sync [TIMEOUT_MS]");
+		}
+		if (view == NULL) {
+			snprintf(why, n, "no toplevel");
+			return false;
+		}
+		if (view->xdg->client->ping_serial != 0) {
+			snprintf(why, n, "a ping is already outstanding");
+			return false;
+		}
+		wlr_xdg_surface_ping(view->xdg);
+		start_wait(s, c, WAIT_SYNC, ms);
+		*answered_later = true;
 		return true;
 	}
 	if (strcmp(name, "wait-idle") == 0) {

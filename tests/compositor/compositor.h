@@ -60,6 +60,7 @@ enum wait_kind {
 	WAIT_FRAME,
 	WAIT_SLEEP,
 	WAIT_BURST, /* configure-burst: answers when its last configure went out */
+	WAIT_SYNC,  /* wait-sync: the newest toplevel's client answered an xdg_wm_base.ping */
 };
 
 struct server {

@@ -39,6 +39,8 @@
  *                          count read earlier) any commit made after that count (default timeout 5000 ms)
  *   wait-idle MS [TIMEOUT] wait until toplevels have not committed for MS ms, counted from now
  *   wait-frame [MS]        wait for the next output frame (a render and frame callbacks)
+ *   wait-sync [MS]         ping the newest toplevel's client (xdg_wm_base.ping) and wait for its pong:
+ *                          it has read and dispatched every event sent before (default timeout 5000 ms)
  *   sleep MS               let MS milliseconds pass while clients keep running
  *   screenshot FILE        write the output as PNG (physical pixels)
  *   configure W H          send the newest toplevel a configure of W x H

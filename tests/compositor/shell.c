@@ -235,6 +235,8 @@ static void log_request(void *data, enum wl_protocol_logger_type type, const str
 void shell_setup(struct server *s) {
 	wl_display_add_protocol_logger(s->display, log_request, s);
 	s->xdg_shell = wlr_xdg_shell_create(s->display);
+	/* wait-sync's ping must not time out (which also clears the serial) before the wait does. */
+	s->xdg_shell->ping_timeout = 3600000 + 60000;
 	s->new_xdg_surface.notify = handle_new_xdg_surface;
 	wl_signal_add(&s->xdg_shell->events.new_surface, &s->new_xdg_surface);
 	struct wlr_xdg_decoration_manager_v1 *decorations = wlr_xdg_decoration_manager_v1_create(s->display);

@@ -145,6 +145,12 @@ final class TestCompositor {
         try send("wait-frame \(Int(timeout * 1000))", timeout: timeout + 5)
     }
 
+    /// Waits until the newest toplevel's client has read and dispatched every event sent so far
+    /// (it answers a ping sent after them): injected input has reached the app.
+    func sync(timeout: Double = 10) throws {
+        try send("wait-sync \(Int(timeout * 1000))", timeout: timeout + 5)
+    }
+
     /// Lets `seconds` pass inside the compositor (clients keep running; events keep arriving).
     func sleep(_ seconds: Double) throws {
         try send("sleep \(Int(seconds * 1000))", timeout: seconds + 5)
@@ -156,6 +162,19 @@ final class TestCompositor {
         let path = "\(runtimeDirectory)/\(name ?? "screenshot-\(screenshotCount)").png"
         try send("screenshot \(path)")
         return try Image(contentsOfPNG: path)
+    }
+
+    /// Takes screenshots until one shows what `shows` looks for, or until `timeout` passes; returns
+    /// the last one either way, for the caller's assertions to say what is wrong with it. The wait
+    /// for a picture is the picture itself: a commit, or a quiet spell after one, need not be the
+    /// frame that reacted to the input (docs/TEST-COMPOSITOR.md, quirk 1).
+    func screenshot(timeout: Double = 10, until shows: (Image) -> Bool) throws -> Image {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while true {
+            let shot = try screenshot(named: "polled")
+            if shows(shot) || ContinuousClock.now >= deadline { return shot }
+            try waitFrame()
+        }
     }
 
     /// The `status` line as key/value pairs (toplevels, mapped, touch-points, caps, output, ...).
