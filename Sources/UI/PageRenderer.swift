@@ -292,58 +292,23 @@ public final class PageRenderer {
         var scale: Double
         var phaseX: Int, phaseY: Int
     }
-    private var pinSprites: [PinSpriteKey: (surface: OpaquePointer, margin: Int)] = [:]
-
-    deinit {
-        for s in pinSprites.values { cairo_surface_destroy(s.surface) }
-        for s in buttonSprites.values { cairo_surface_destroy(s.surface) }
-    }
+    private let pinSprites = SpriteCache<PinSpriteKey>(limit: 128)
 
     /// Composites the pin centred on `c` (user space) from its sprite: its centre is placed to a
     /// quarter of a device pixel (at most 1/8 px from the exact one). False when the transform is
     /// not a plain scale and translation (the caller draws the pin itself).
     private func drawPinSprite(_ cr: OpaquePointer, at c: Point, selected: Bool) -> Bool {
-        var m = cairo_matrix_t()
-        cairo_get_matrix(cr, &m)
-        guard m.xy == 0, m.yx == 0, m.xx > 0, m.xx == m.yy, m.xx <= 8 else { return false }
-        var dx = c.x, dy = c.y
-        cairo_user_to_device(cr, &dx, &dy)
-        guard dx.isFinite, dy.isFinite, abs(dx) < 1e6, abs(dy) < 1e6 else { return false }
-        let qx = (dx * 4).rounded(), qy = (dy * 4).rounded()
+        guard let scale = DeviceSpace.scale(cr), let d = DeviceSpace.point(cr, c) else { return false }
+        let qx = (d.x * 4).rounded(), qy = (d.y * 4).rounded()
         let ix = Int((qx / 4).rounded(.down)), iy = Int((qy / 4).rounded(.down))
-        let key = PinSpriteKey(selected: selected, scale: m.xx, phaseX: Int(qx) - 4 * ix, phaseY: Int(qy) - 4 * iy)
-        guard let sprite = pinSprite(key) else { return false }
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        let x = Double(ix - sprite.margin), y = Double(iy - sprite.margin), n = Double(2 * sprite.margin)
-        cairo_set_source_surface(cr, sprite.surface, x, y)
-        cairo_rectangle(cr, x, y, n, n)
-        cairo_fill(cr)
-        cairo_restore(cr)
-        return true
-    }
-
-    private func pinSprite(_ key: PinSpriteKey) -> (surface: OpaquePointer, margin: Int)? {
-        if let s = pinSprites[key] { return s }
-        if pinSprites.count >= 128 {
-            for s in pinSprites.values { cairo_surface_destroy(s.surface) }
-            pinSprites.removeAll()
-        }
+        let key = PinSpriteKey(selected: selected, scale: scale, phaseX: Int(qx) - 4 * ix, phaseY: Int(qy) - 4 * iy)
         // The disc, its shadow 1,2 px off and a pixel of antialiasing, in device pixels.
-        let r = PageLayout.pinSize / 2 + (key.selected ? 3 : 0)
-        let margin = Int(((r + 4) * key.scale).rounded(.up)) + 1
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(2 * margin), Int32(2 * margin)) else { return nil }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let sc = cairo_create(surface) else {
-            cairo_surface_destroy(surface)
-            return nil
+        let r = PageLayout.pinSize / 2 + (selected ? 3 : 0)
+        let margin = Int(((r + 4) * scale).rounded(.up)) + 1
+        return pinSprites.composite(key, into: cr, x: ix, y: iy, width: 2 * margin, height: 2 * margin, margin: margin,
+                                    phase: (Double(key.phaseX) / 4, Double(key.phaseY) / 4), scale: scale) { sc in
+            drawPin(sc, at: .zero, selected: selected)
         }
-        cairo_translate(sc, Double(margin) + Double(key.phaseX) / 4, Double(margin) + Double(key.phaseY) / 4)
-        cairo_scale(sc, key.scale, key.scale)
-        drawPin(sc, at: .zero, selected: key.selected)
-        cairo_destroy(sc)
-        cairo_surface_flush(surface)
-        pinSprites[key] = (surface, margin)
-        return (surface, margin)
     }
 
     /// Tests: false draws the zoom buttons with cairo every frame, as before the sprites.
@@ -391,53 +356,23 @@ public final class PageRenderer {
         var width: Double, height: Double
         var phaseX: Double, phaseY: Double
     }
-    private var buttonSprites: [ButtonSpriteKey: (surface: OpaquePointer, margin: Int)] = [:]
+    private let buttonSprites = SpriteCache<ButtonSpriteKey>(limit: 32)
 
     /// False when the transform is not a plain scale and translation (the caller draws the button).
     private func drawButtonSprite(_ cr: OpaquePointer, frame f: Rect, plus: Bool) -> Bool {
-        var m = cairo_matrix_t()
-        cairo_get_matrix(cr, &m)
-        guard m.xy == 0, m.yx == 0, m.xx > 0, m.xx == m.yy, m.xx <= 8, f.size.width > 0, f.size.height > 0,
-              f.size.width < 1000, f.size.height < 1000 else { return false }
-        var dx = f.minX, dy = f.minY
-        cairo_user_to_device(cr, &dx, &dy)
-        guard dx.isFinite, dy.isFinite, abs(dx) < 1e6, abs(dy) < 1e6 else { return false }
-        let ix = dx.rounded(.down), iy = dy.rounded(.down)
-        let key = ButtonSpriteKey(plus: plus, scale: m.xx, width: f.size.width, height: f.size.height, phaseX: dx - ix, phaseY: dy - iy)
-        guard let sprite = buttonSprite(key) else { return false }
-        let w = Double(cairo_image_surface_get_width(sprite.surface)), h = Double(cairo_image_surface_get_height(sprite.surface))
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        let x = ix - Double(sprite.margin), y = iy - Double(sprite.margin)
-        cairo_set_source_surface(cr, sprite.surface, x, y)
-        cairo_rectangle(cr, x, y, w, h)
-        cairo_fill(cr)
-        cairo_restore(cr)
-        return true
-    }
-
-    private func buttonSprite(_ key: ButtonSpriteKey) -> (surface: OpaquePointer, margin: Int)? {
-        if let s = buttonSprites[key] { return s }
-        if buttonSprites.count >= 32 {
-            for s in buttonSprites.values { cairo_surface_destroy(s.surface) }
-            buttonSprites.removeAll()
-        }
+        guard f.size.width > 0, f.size.height > 0, f.size.width < 1000, f.size.height < 1000,
+              let scale = DeviceSpace.scale(cr),
+              let d = DeviceSpace.point(cr, Point(x: f.minX, y: f.minY)) else { return false }
+        let ix = d.x.rounded(.down), iy = d.y.rounded(.down)
+        let key = ButtonSpriteKey(plus: plus, scale: scale, width: f.size.width, height: f.size.height, phaseX: d.x - ix, phaseY: d.y - iy)
         // The shadow reaches 1 px below; a pixel of antialiasing on every side.
-        let margin = Int((2 * key.scale).rounded(.up)) + 1
-        let width = Int((key.width * key.scale).rounded(.up)) + 2 * margin + 1
-        let height = Int((key.height * key.scale).rounded(.up)) + 2 * margin + 1
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else { return nil }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let sc = cairo_create(surface) else {
-            cairo_surface_destroy(surface)
-            return nil
+        let margin = Int((2 * scale).rounded(.up)) + 1
+        let width = Int((f.size.width * scale).rounded(.up)) + 2 * margin + 1
+        let height = Int((f.size.height * scale).rounded(.up)) + 2 * margin + 1
+        return buttonSprites.composite(key, into: cr, x: Int(ix), y: Int(iy), width: width, height: height, margin: margin,
+                                       phase: (key.phaseX, key.phaseY), scale: scale) { sc in
+            drawButton(sc, frame: Rect(x: 0, y: 0, width: f.size.width, height: f.size.height), plus: plus)
         }
-        cairo_translate(sc, Double(margin) + key.phaseX, Double(margin) + key.phaseY)
-        cairo_scale(sc, key.scale, key.scale)
-        drawButton(sc, frame: Rect(x: 0, y: 0, width: key.width, height: key.height), plus: key.plus)
-        cairo_destroy(sc)
-        cairo_surface_flush(surface)
-        buttonSprites[key] = (surface, margin)
-        return (surface, margin)
     }
 
     /// A needle whose red half points north, on a white button, while the map is rotated.
