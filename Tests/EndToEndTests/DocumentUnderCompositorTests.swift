@@ -24,7 +24,7 @@ final class DocumentUnderCompositorTests: XCTestCase {
             for i in 1...10 { try c.frame(["motion 0 \(px + 9 * Double(i)) \(py + 9 * Double(i))"]) }
             try c.send("sleep 80")
             try c.frame(["up 0"])
-            try c.waitIdle(quiet: 0.6, timeout: 20)
+            try c.settle(quiet: 0.6)
             // Then a double tap far from the pins zooms in one level.
             let (x, y) = (px - 150, py + 200)
             for _ in 0..<2 {
@@ -80,9 +80,9 @@ final class DocumentUnderCompositorTests: XCTestCase {
             before = try c.screenshot().count(of: text, tolerance: 40, in: rowFrame(shown))
             // An editor's save: a new file renamed over the old one, while Meridian has it open.
             try theirs.write(toFile: file, atomically: true, encoding: .utf8)
-            usleep(300_000)
-            try c.waitIdle(quiet: 0.5, timeout: 20)
-            after = try c.screenshot().count(of: text, tolerance: 40, in: rowFrame(shown))
+            // Until the row shows their longer name (the folder watch must wake the loop by itself).
+            after = try c.screenshot { $0.count(of: text, tolerance: 40, in: rowFrame(shown)) > before + 50 }
+                .count(of: text, tolerance: 40, in: rowFrame(shown))
         }
         // The longer name is on screen while the window is still open: the folder watch woke the loop.
         XCTAssertGreaterThan(after, before + 50, "the list did not show their version while open")

@@ -25,7 +25,7 @@ final class LatencyProbeUnderCompositorTests: XCTestCase {
         }
         try compositor.send("up 0")
         try compositor.send("frame")
-        try compositor.waitIdle(quiet: 0.5, timeout: 20)
+        try compositor.settle()
         app.signal(SIGTERM)
         XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(0), app.standardError)
 

@@ -80,8 +80,8 @@ final class PageUnderCompositorTests: XCTestCase {
         for i in 1...12 { try frame(s, ["motion 0 \(x) \(y - 15 * Double(i))"]) }
         try s.compositor.send("sleep 80")
         try frame(s, ["up 0"])
-        try s.compositor.waitIdle(quiet: 0.5, timeout: 20)
-        let shot = try s.compositor.screenshot()
+        try s.compositor.settle()
+        let shot = try s.compositor.screenshot { !$0.pixel(x: 400, y: 5).isClose(to: Self.header) }
         XCTAssertFalse(shot.pixel(x: 400, y: 5).isClose(to: Self.header), "the header scrolled off the top")
         let end = try finish(s)
         XCTAssertGreaterThan(scrollY(end), 100)
@@ -107,7 +107,7 @@ final class PageUnderCompositorTests: XCTestCase {
         }
         try s.compositor.send("sleep 80")
         try frame(s, ["up 0", "up 1"])
-        try s.compositor.waitIdle(quiet: 0.5, timeout: 20)
+        try s.compositor.settle()
         let shot = try s.compositor.screenshot()
         XCTAssertTrue(shot.pixel(x: 400, y: 5).isClose(to: Self.header), "the page stayed at the top")
         let end = try finish(s)
@@ -134,7 +134,7 @@ final class PageUnderCompositorTests: XCTestCase {
             try frame(s, ["up 0"])
             try s.compositor.send("sleep 60")
         }
-        try s.compositor.waitIdle(quiet: 0.6, timeout: 20)
+        try s.compositor.settle(quiet: 0.6)
         let end = try finish(s)
         XCTAssertEqual(map(end)["zoom"] as? Double, (map(s.initial)["zoom"] as? Double ?? 0) + 1)
         XCTAssertEqual((end["log"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "doubleTapZoom" }.count, 1)
@@ -158,7 +158,7 @@ final class PageUnderCompositorTests: XCTestCase {
         }
         try s.compositor.send("sleep 80")
         try frame(s, ["up 0", "up 1"])
-        try s.compositor.waitIdle(quiet: 0.5, timeout: 20)
+        try s.compositor.settle()
         let end = try finish(s)
         let before = map(s.initial)["zoom"] as? Double ?? 0, after = map(end)["zoom"] as? Double ?? 0
         // The fingers went from 80 to 224 px apart: about 1.5 zoom levels.
@@ -181,8 +181,8 @@ final class PageUnderCompositorTests: XCTestCase {
         for i in 1...10 { try frame(s, ["motion 0 \(px + 9 * Double(i)) \(py + 9 * Double(i))"]) }
         try s.compositor.send("sleep 80")
         try frame(s, ["up 0"])
-        try s.compositor.waitIdle(quiet: 0.5, timeout: 20)
-        let shot = try s.compositor.screenshot()
+        try s.compositor.settle()
+        let shot = try s.compositor.screenshot { $0.pixel(x: Int(px + 90), y: Int(py + 90)).isClose(to: Self.pinRed, tolerance: 30) }
         XCTAssertTrue(shot.pixel(x: Int(px + 90), y: Int(py + 90)).isClose(to: Self.pinRed, tolerance: 30),
                       "the pin is drawn where the finger left it: \(shot.pixel(x: Int(px + 90), y: Int(py + 90)))")
         let end = try finish(s)

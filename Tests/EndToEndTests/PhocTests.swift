@@ -118,16 +118,32 @@ final class PhocKeyboardTests: XCTestCase {
             }
             usleep(50_000)
         }
+        // Each step waits until meridian's protocol log shows what phoc passed on.
+        func keyboardEvents() -> [Substring] { ProtocolLog(text: app.standardError).lines("wl_keyboard@").filter { !$0.contains("->") } }
+        func waitForKeyboard(_ what: String, _ seen: ([Substring]) -> Bool) throws {
+            let deadline = Date().addingTimeInterval(20)
+            while !seen(keyboardEvents()) {
+                guard Date() < deadline, app.exitStatus == nil else {
+                    throw HarnessError("meridian never got \(what) from phoc: \(app.standardError.suffix(2000))")
+                }
+                usleep(20_000)   // between polls only
+            }
+        }
         try outer.send("key 42 press")                    // Shift held...
-        try outer.sleep(0.2)
+        try waitForKeyboard("Shift's press") { $0.contains { $0.contains(".key(") && $0.hasSuffix(", 42, 1)") } }
         try outer.send("seat-caps pointer,touch")         // ...when phoc's keyboard goes: leave
-        try outer.sleep(0.3)
+        try waitForKeyboard("a leave") { $0.contains { $0.contains(".leave(") } }
         try outer.send("key 42 release")                  // released where meridian cannot see it
         try outer.send("seat-caps pointer,keyboard,touch") // the keyboard is back: enter
-        try outer.sleep(0.3)
+        try waitForKeyboard("a second enter") { $0.filter { $0.contains(".enter(") }.count >= 2 }
         try outer.send("key 57 press")                    // space: a page down, not up
         try outer.send("key 57 release")
-        try outer.sleep(0.5)
+        try waitForKeyboard("space's release") { $0.contains { $0.contains(".key(") && $0.hasSuffix(", 57, 0)") } }
+        // And until the page shows it: the header (144 px at scale 2) leaves the top once the
+        // page has scrolled by more than its 72 px.
+        let header = RGBA(r: 33, g: 51, b: 74)
+        XCTAssertFalse(try outer.screenshot { !$0.pixel(x: 10, y: 0).isClose(to: header) }.pixel(x: 10, y: 0).isClose(to: header),
+                       "the page scrolled")
         XCTAssertNil(app.exitStatus, "meridian survives the leave: \(app.standardError.suffix(2000))")
         app.signal(SIGTERM)
         XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(0), String(app.standardError.suffix(2000)))
@@ -138,7 +154,7 @@ final class PhocKeyboardTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(events.filter { $0.contains(".enter(") }.count, 2, "and focus came back")
         let dump = try StateDump(path: state)
         let page = dump.json["page"] as? [String: Any] ?? [:]
-        XCTAssertGreaterThan((page["scrollY"] as? Double) ?? 0, 100, "space after the leave scrolled down: Shift was not held over")
+        XCTAssertGreaterThan((page["scrollY"] as? Double) ?? 0, 72, "space after the leave scrolled down: Shift was not held over")
         XCTAssertEqual((dump.json["input"] as? [String: Int])?["keyPresses"], 2, "Shift and space reached the page")
     }
 }

@@ -33,7 +33,7 @@ final class PinchPacingUnderCompositorTests: XCTestCase {
         try compositor.send("up 0")
         try compositor.send("up 1")
         try compositor.send("frame")
-        try compositor.waitIdle(quiet: 0.5, timeout: 20)
+        try compositor.settle()
 
         XCTAssertGreaterThanOrEqual(during.count, 5, "the pinch was drawn as it went (\(during.count) frames)")
         XCTAssertLessThan(during.count, moves, "touch frames between two refreshes were folded into one frame (\(during.count) frames for \(moves) touch frames)")

@@ -57,7 +57,7 @@ final class PlaceEditingUnderCompositorTests: XCTestCase {
             try c.send("sleep 800")   // held still: a long press
             for i in 1...6 { try c.frame(["motion 0 \(p.x + 5 * Double(i)) \(p.y + 4 * Double(i))"]) }
             try c.frame(["up 0"])
-            try c.waitIdle(quiet: 0.4, timeout: 20)
+            try c.settle(quiet: 0.4)
             // "Place 9": BackSpace, then Shift+K and x: "Place Kx"; Enter.
             try self.key(c, Key.backspace)
             try c.send("key \(Key.leftShift) press")
@@ -101,9 +101,9 @@ final class PlaceEditingUnderCompositorTests: XCTestCase {
         let row = box((first["targets"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "place-kiasma" })
         let dump = try c.runMeridian(file, name: "typed") { c in
             try c.frame(["down 0 \(row.x + 400) \(row.y + 36)"]); try c.frame(["up 0"])
-            try c.waitIdle(quiet: 0.4, timeout: 20)
+            try c.settle(quiet: 0.4)
             try c.frame(["down 0 \(row.x + 100) \(row.y + 24)"]); try c.frame(["up 0"])
-            try c.waitIdle(quiet: 0.3, timeout: 20)
+            try c.settle(quiet: 0.3)
             for k in [Key.end, Key.apostrophe, Key.e, Key.enter] { try self.key(c, k) }
         }
         XCTAssertEqual(documentPlace(dump, "kiasma")?["name"] as? String, "Kiasmaé")
@@ -122,16 +122,16 @@ final class PlaceEditingUnderCompositorTests: XCTestCase {
             XCTAssertTrue(try c.send("text-input-status").hasPrefix("enabled=no"), "enabled before any field has focus")
             // Select the row, then tap its name (the field's left part).
             try c.frame(["down 0 \(row.x + 400) \(row.y + 36)"]); try c.frame(["up 0"])
-            try c.waitIdle(quiet: 0.4, timeout: 20)
+            try c.settle(quiet: 0.4)
             try c.frame(["down 0 \(row.x + 100) \(row.y + 24)"]); try c.frame(["up 0"])
             try c.waitForEvent("text-input enabled", timeout: 10)
-            try c.waitIdle(quiet: 0.3, timeout: 20)
+            try c.settle(quiet: 0.3)
             enabledStatus = try c.send("text-input-status")
             try c.send("text-input-delete 3 0")
             try c.send("text-input-preedit Sä")
-            try c.waitIdle(quiet: 0.3, timeout: 20)
+            try c.settle(quiet: 0.3)
             try c.send("text-input-commit a Sä")
-            try c.waitIdle(quiet: 0.3, timeout: 20)
+            try c.settle(quiet: 0.3)
             typedStatus = try c.send("text-input-status")
             try self.key(c, Key.enter)
             try c.waitForEvent("text-input disabled", timeout: 10)

@@ -60,6 +60,31 @@ final class WestonSmokeTests: XCTestCase {
             return try Image(contentsOfPNG: runtimeDirectory + "/" + png)
         }
 
+        /// Screenshots until two in a row are the same: the window has stopped changing (its
+        /// size, where weston put it, its tiles). The last one either way.
+        func settledScreenshot(timeout: Double = 20) throws -> Image {
+            var last = try screenshot()
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                usleep(100_000)   // between polls only
+                let next = try screenshot()
+                if next.pixels == last.pixels { return next }
+                last = next
+            }
+            return last
+        }
+
+        /// Screenshots until the page's header shows (`pixels` of it at least), or 10 s.
+        func screenshotWithThePage(pixels: Int) throws -> Image {
+            var shot = try screenshot()
+            let deadline = Date().addingTimeInterval(10)
+            while shot.count(of: WestonSmokeTests.header, tolerance: 3) < pixels, Date() < deadline {
+                usleep(100_000)   // between polls only
+                shot = try screenshot()
+            }
+            return shot
+        }
+
         deinit {
             process.terminate()
             try? FileManager.default.removeItem(atPath: runtimeDirectory)
@@ -95,14 +120,8 @@ final class WestonSmokeTests: XCTestCase {
         let weston = try Weston(width: 720, height: 1280)
         let state = weston.runtimeDirectory + "/state.json"
         let app = try weston.spawn(try PackagePaths.meridianExecutable(), ["--state-out", state], name: "meridian")
-        var shot = try weston.screenshot()
-        let deadline = Date().addingTimeInterval(10)
-        while shot.count(of: Self.header, tolerance: 3) < 600 * 60, Date() < deadline {
-            usleep(100_000)
-            shot = try weston.screenshot()
-        }
-        usleep(300_000)
-        shot = try weston.screenshot()
+        _ = try weston.screenshotWithThePage(pixels: 600 * 60)
+        let shot = try weston.settledScreenshot()
         // Where weston put the window: it is taller than the output less weston's 32 px panel,
         // which covers its title bar on some runs, so the page's header (72 px at the top of
         // the content) says where the content starts.
@@ -129,7 +148,9 @@ final class WestonSmokeTests: XCTestCase {
     func testWestonGoingAwayEndsMeridianWithStatusOne() throws {
         let weston = try Weston()
         let app = try weston.spawn(try PackagePaths.meridianExecutable(), [], name: "meridian")
-        usleep(500_000)
+        // Gone while meridian shows its page, not while it is still starting.
+        XCTAssertGreaterThan(try weston.screenshotWithThePage(pixels: 400 * 60).count(of: Self.header, tolerance: 3), 400 * 60,
+                             app.standardError)
         XCTAssertNil(app.exitStatus, app.standardError)
         weston.process.signalGroup(SIGKILL)
         XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(1))

@@ -20,7 +20,7 @@ extension TestCompositor {
         try waitMap()
         try waitIdle(quiet: 0.5, timeout: 20)
         try input(self)
-        try waitIdle(quiet: 0.6, timeout: 20)
+        try settle(quiet: 0.6)
         app.signal(SIGTERM)
         XCTAssertEqual(try app.waitForExit(timeout: 10), .exited(0), app.standardError, file: line, line: number)
         return try readJSON(state)

@@ -140,6 +140,15 @@ final class TestCompositor {
         try send("wait-idle \(Int(quiet * 1000)) \(Int(timeout * 1000))", timeout: timeout + 5)
     }
 
+    /// Waits until the client has read every event sent so far (`sync`) and has then made no
+    /// commit for `quiet` seconds: the motion the input set off (a glide, an animated zoom, a
+    /// fade) has ended. From outside, commits stopping is the only sign of that; the sync first
+    /// keeps a client that has not even read the input yet from passing for settled.
+    func settle(quiet: Double = 0.5, timeout: Double = 20) throws {
+        try sync(timeout: timeout)
+        try waitIdle(quiet: quiet, timeout: timeout)
+    }
+
     /// Waits for the next output frame (a render pass and frame callbacks).
     func waitFrame(timeout: Double = 5) throws {
         try send("wait-frame \(Int(timeout * 1000))", timeout: timeout + 5)
