@@ -85,9 +85,13 @@ final class ConfigureStormTests: XCTestCase {
         try s.compositor.send("hold-buffers on")
         _ = try s.compositor.buffers(reset: true)
         try s.compositor.send("configure-burst 20 2 400 600 500 700", timeout: 30)
-        // Window.configureGrace is 0.5 s; the rest is room for a loaded machine.
-        try s.compositor.sleep(2)
-        let b = try s.compositor.buffers()
+        // Window.configureGrace is 0.5 s later; waited for by the size drawn, up to 10 s.
+        var b = try s.compositor.buffers()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try b.size != "500x700" || unackedConfigures(s.compositor) != 0, ContinuousClock.now < deadline {
+            try s.compositor.sleep(0.02)   // between polls only: no frames come while callbacks are held
+            b = try s.compositor.buffers()
+        }
         XCTAssertEqual(b.size, "500x700", "the last size drawn without a frame callback")
         XCTAssertEqual(try unackedConfigures(s.compositor), 0)
         try s.compositor.send("hold-buffers off")
