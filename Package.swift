@@ -68,16 +68,18 @@ let package = Package(
         .executableTarget(name: "places-save-loop", dependencies: ["Places", "Geo"]),
         .executableTarget(name: "meridian-bench", dependencies: ["MeridianApp", "Gestures", "Geo", "Tiles", "Render", "Input", "UI", "Places", "CCairo"]),
 
+        // What several test targets share: SplitMix64, the seeded generator of their random streams.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input", "UI"]),  // UI: the page's gesture graph as it ships
-        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Input", "UI", "TestSupport"]),  // UI: the page's gesture graph as it ships
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "Geo", "JSONText"]),
-        .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd"]),  // fixtures: SQLite, gzip, brotli, zstd
+        .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd", "TestSupport"]),  // fixtures: SQLite, gzip, brotli, zstd
         .testTarget(name: "RenderTests", dependencies: ["Render", "Style", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "StyleTests", dependencies: ["Style", "Tiles"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),
-        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Tiles", "Input", "Geo", "Render", "CCairo", "UI", "Gestures", "Places", "Wayland"]),
+        .testTarget(name: "AppTests", dependencies: ["MeridianApp", "Tiles", "Input", "Geo", "Render", "CCairo", "UI", "Gestures", "Places", "Wayland", "TestSupport"]),
         // Start a real compositor (tests/compositor) and run the real meridian binary under it.
         .testTarget(name: "EndToEndTests", dependencies: ["CCairo"]),
     ]

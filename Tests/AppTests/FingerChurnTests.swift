@@ -4,12 +4,13 @@ import Gestures
 import Input
 import Testing
 import UI
+import TestSupport
 
 /// Seeded random finger churn on the map of the page as it ships: fingers land, move and lift
 /// in any order, and a frame in which fingers only land or lift never moves the map.
 @Suite struct FingerChurnTests {
     @Test func fingersLandingOrLiftingWithoutMotionNeverMoveTheMap() {
-        var rng = Random(seed: 0x4348_5552_4E21)
+        var rng = SplitMix64(seed: 0x4348_5552_4E21)
         var churnFrames = 0, mapMoves = 0
         for stream in 0..<150 {
             let page = MeridianPage(.init(width: 800, height: 1280))
@@ -72,20 +73,3 @@ import UI
     }
 }
 
-/// SplitMix64, seedable, so a failing stream replays by seed.
-private struct Random {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next() >> 11) / Double(1 << 53)
-    }
-}

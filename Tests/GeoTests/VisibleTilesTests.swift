@@ -1,5 +1,6 @@
 import Testing
 @testable import Geo
+import TestSupport
 
 /// `visibleTiles` returns exactly the tiles that cover the view, placed where they belong.
 @Suite struct VisibleTilesTests {
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func randomViewsAreCoveredExactlyOnceWhereverTheWorldIs() {
-        var random = SeededRandom(seed: 99)
+        var random = SplitMix64(seed: 99)
         for _ in 0..<150 {
             let camera = MapCamera(
                 center: Coordinate(latitude: random.double(in: -85...85), longitude: random.double(in: -180...180)),

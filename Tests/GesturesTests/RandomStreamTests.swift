@@ -4,6 +4,7 @@ import Glibc
 import Gestures
 import Input
 import XCTest
+import TestSupport
 
 /// Thousands of seeded random touch and mouse streams through the demo page: whatever the
 /// input, nothing crashes, every `began` gets exactly one `ended` or `cancelled`, fingers
@@ -181,20 +182,3 @@ final class RandomStreamTests: XCTestCase {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64), so a failing stream can be replayed by seed.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next() >> 11) / Double(1 << 53)
-    }
-}

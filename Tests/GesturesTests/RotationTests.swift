@@ -4,6 +4,7 @@ import Glibc
 import Gestures
 import Input
 import XCTest
+import TestSupport
 
 /// Two-finger rotation: only a deliberate twist starts it, then it follows the fingers exactly,
 /// alongside pan and pinch, and fingers landing or lifting never turn anything.

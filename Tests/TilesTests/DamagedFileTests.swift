@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tiles
+import TestSupport
 
 /// Every way a tile file can be wrong gives a TileError naming the file and the problem;
 /// nothing crashes.
@@ -69,7 +70,7 @@ import Testing
     @Test func overwrittenPagesOfTheShippedDataAreReportedAsDamage() throws {
         let dir = try TemporaryDirectory()
         let original = try Self.bytes(of: ShippedData.helsinki)
-        var random = SplitMix(seed: 5)
+        var random = SplitMix64(seed: 5)
         // Garbage over everything past the first page (the schema page stays readable).
         var damaged = original
         let pageSize = Int(original[16]) << 8 | Int(original[17])
@@ -87,7 +88,7 @@ import Testing
     @Test func randomDamageToTheShippedDataNeverCrashesAndAlwaysNamesTheFile() throws {
         let dir = try TemporaryDirectory()
         let original = try Self.bytes(of: ShippedData.helsinki)
-        var random = SplitMix(seed: 6)
+        var random = SplitMix64(seed: 6)
         // Every stored tile, and overzoomed children of the deepest ones.
         let stored = try MBTilesSource(path: ShippedData.helsinki).storedTileIDs()
         let ids = stored + stored.filter { $0.z == 14 }.map { TileID(z: 16, x: $0.x * 4 + 1, y: $0.y * 4 + 2) }
@@ -311,7 +312,7 @@ import Testing
     }
 
     @Test func mutatedTilesDecodeOrThrowButNeverCrash() throws {
-        var random = SplitMix(seed: 77)
+        var random = SplitMix64(seed: 77)
         for valid in try Self.fuzzBases() {
             var decoded = 0, rejected = 0
             for _ in 0..<2500 {

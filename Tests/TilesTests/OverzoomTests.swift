@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Tiles
+import TestSupport
 
 /// Tiles past the file's deepest zoom are the ancestor's features, clipped and rescaled.
 @Suite struct OverzoomTests {
@@ -98,7 +99,7 @@ import Testing
     }
 
     @Test func randomLinesSurviveOverzoomWithinRounding() {
-        var random = SplitMix(seed: 11)
+        var random = SplitMix64(seed: 11)
         var compared = 0
         for _ in 0..<300 {
             let line = (0..<Int.random(in: 2...8, using: &random)).map { _ in
@@ -140,7 +141,7 @@ import Testing
     }
 
     @Test func randomPolygonsCoverTheSamePlacesAfterOverzoom() {
-        var random = SplitMix(seed: 12)
+        var random = SplitMix64(seed: 12)
         var compared = 0
         for _ in 0..<150 {
             // A star-shaped (hence simple) ring around a random centre, wound as MVT exteriors are.
@@ -180,15 +181,3 @@ import Testing
     }
 }
 
-/// A seeded generator for the random geometry above.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Tiles
+import TestSupport
 
 /// The PMTiles v3 reader against the reference tool's output (PyPI `pmtiles` 3.8.1
 /// `pmtiles-convert` of the shipped Helsinki file, data/test/helsinki.pmtiles) and against
@@ -36,7 +37,7 @@ import Testing
             #expect(PMTiles.tileID(tile) == id, "\(tile)")
             #expect(PMTiles.tile(id) == tile)
         }
-        var random = SplitMix(seed: 3)
+        var random = SplitMix64(seed: 3)
         for _ in 0..<2_000 {
             let z = Int.random(in: 0...TileID.maxZoom, using: &random)
             let tile = TileID(z: z, x: Int.random(in: 0..<(1 << z), using: &random), y: Int.random(in: 0..<(1 << z), using: &random))
@@ -110,7 +111,7 @@ import Testing
         let writer = PMTilesWriter(tileCompression: .zstd, internalCompression: .brotli, rootEntries: 16, leafEntries: 7)
         try DamagedFileTests.write(writer.archive(tiles), to: path)
         let file = try PMTilesSource(path: path)
-        var random = SplitMix(seed: 9)
+        var random = SplitMix64(seed: 9)
         for (id, _) in tiles.shuffled(using: &random) + tiles.shuffled(using: &random) {
             let tile = try file.tile(id)
             #expect(tile?.layers.first?.features.first?.properties["tile"] == .string(id.description), "\(id)")
@@ -253,7 +254,7 @@ import Testing
     @Test func randomDamageNeverCrashesAndAlwaysNamesTheFile() throws {
         let dir = try TemporaryDirectory()
         let original = try DamagedFileTests.bytes(of: Self.reference)
-        var random = SplitMix(seed: 11)
+        var random = SplitMix64(seed: 11)
         let ids = try MBTilesSource(path: ShippedData.helsinki).storedTileIDs()
         var failures = 0
         for round in 0..<80 {
