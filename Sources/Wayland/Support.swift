@@ -41,14 +41,29 @@ public func monotonicMilliseconds() -> Double {
 /// Maps the compositor's 32-bit millisecond event times onto our monotonic clock. Most
 /// compositors already use CLOCK_MONOTONIC; when one does not (or the value wraps), the offset
 /// is re-learned so that input never appears to come from the future or the distant past.
+///
+/// A compositor on CLOCK_MONOTONIC (wlroots, weston, libinput's times) differs from us by whole
+/// wraps of 2^32 ms: that offset is taken as soon as an event fits it, read up to 200 ms late.
+/// Otherwise each event says `now - raw` = the offset plus how late we read it, so the offset
+/// is the smallest of those seen. (Learning it from the first event alone kept that event's
+/// delay for good: when the app was busy as the first touch came in, every later event was
+/// clamped to the moment it was read, and a double tap read in two bursts became taps 0.1 ms
+/// long 10 ms apart, which the double-tap recognizer refused.)
 struct EventClock {
     private var offset: Double?
 
-    mutating func time(fromCompositor ms: UInt32) -> Double {
-        let now = monotonicMilliseconds()
+    mutating func time(fromCompositor ms: UInt32, now: Double = monotonicMilliseconds()) -> Double {
         let raw = Double(ms)
-        if let offset, abs(raw + offset - now) < 1000 {
-            return min(raw + offset, now)
+        if let offset, raw + offset > now - 1000 {
+            let smallest = min(offset, now - raw)
+            self.offset = smallest
+            return raw + smallest
+        }
+        let wrap = 4_294_967_296.0
+        let wraps = ((now - raw) / wrap).rounded() * wrap
+        if raw + wraps <= now, raw + wraps > now - 200 {
+            offset = wraps
+            return raw + wraps
         }
         offset = now - raw
         return now
