@@ -384,7 +384,7 @@ public final class WaylandClient {
         pacer.committed(target: target)
         guard committed == .committed else { return }
         if let sequence = window.lastCommitSequence, let target { targets[sequence] = target }
-        latencyProbe?.committed(at: now, sequence: window.lastCommitSequence)
+        latencyProbe?.committed(at: now, sequence: window.lastCommitSequence, target: target)
     }
 
     private func teardown() {

@@ -335,7 +335,13 @@ enum LatencyUnderCompositor {
     }
 
     /// The test compositor, built by scripts/build-test-compositor.sh when missing or stale.
+    /// `MERIDIAN_LATENCY_COMPOSITOR=/path` runs that binary instead (another build of it, say
+    /// one from an older commit, to compare under the same client).
     static func testCompositor(root: String) throws(BenchUnavailable) -> String {
+        if let other = ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_COMPOSITOR"], !other.isEmpty {
+            guard access(other, X_OK) == 0 else { throw BenchUnavailable("MERIDIAN_LATENCY_COMPOSITOR=\(other) is not an executable") }
+            return other
+        }
         let binary = root + "/.build/test-compositor/meridian-test-compositor"
         let status = runTool(root + "/scripts/build-test-compositor.sh", [], in: root, timeout: 600)
         guard status == 0, access(binary, X_OK) == 0 else {

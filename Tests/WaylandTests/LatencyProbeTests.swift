@@ -37,8 +37,8 @@ import Testing
         probe.drawing(at: 30)
         probe.committed(at: 31)   // a redraw with no new input reports nothing
         probe.flush()
-        #expect(lines() == ["10.000 15.250 touch 14.000 - 1.000", "12.500 15.250 pointer 14.000 - 2.000",
-                           "20.000 22.001 touch 21.000 - 3.000"])
+        #expect(lines() == ["10.000 15.250 touch 14.000 - 1.000 -", "12.500 15.250 pointer 14.000 - 2.000 -",
+                           "20.000 22.001 touch 21.000 - 3.000 -"])
     }
 
     /// For the glide figures: with motion logging on, a commit that shows no input is a `motion`
@@ -50,10 +50,11 @@ import Testing
         probe.drawing(at: 14)
         probe.committed(at: 15)
         probe.drawing(at: 30)
-        probe.committed(at: 31.5, sequence: 7)
+        probe.committed(at: 31.5, sequence: 7, target: 33.3335)
         probe.presented(7, at: 33)
         probe.flush()
-        #expect(lines() == ["10.000 15.000 touch 14.000 - 1.000", "30.000 31.500 motion 30.000 33.000 30.000"])
+        // The last field is the vblank the pacer aimed the commit at.
+        #expect(lines() == ["10.000 15.000 touch 14.000 - 1.000 -", "30.000 31.500 motion 30.000 33.000 30.000 33.334"])
     }
 
     @Test func framesThatChangeNothingOnScreenAreNotWaitedFor() throws {
@@ -74,7 +75,7 @@ import Testing
         probe.drawing(at: 27)
         probe.committed(at: 28)
         probe.flush()
-        #expect(lines() == ["10.000 28.000 touch 27.000 - 1.000"])
+        #expect(lines() == ["10.000 28.000 touch 27.000 - 1.000 -"])
     }
 
     @Test func aLogThatCannotBeWrittenLeavesTheProbeOff() {
