@@ -97,7 +97,7 @@ import Testing
         probe.drawing(at: 21)
         probe.committed(at: 22, sequence: 3)
         probe.flush()                          // the run ends before its feedback
-        #expect(lines() == ["10.000 14.000 touch 13.000 16.667 9.500", "13.000 14.000 touch 13.000 16.667 12.500",
-                            "20.000 22.000 touch 21.000 - 20.000"])
+        #expect(lines() == ["10.000 14.000 touch 13.000 16.667 9.500 -", "13.000 14.000 touch 13.000 16.667 12.500 -",
+                            "20.000 22.000 touch 21.000 - 20.000 -"])
     }
 }
