@@ -83,6 +83,15 @@ final class LatencyProbe {
         waiting.removeAll(keepingCapacity: true)
     }
 
+    /// The frame drawn since `drawing` changed nothing on screen (empty damage: no buffer was
+    /// committed). The input frames waiting are already shown as well as they will be: not
+    /// waited for (the lift of a one-finger scroll, which moves nothing, was otherwise counted
+    /// as shown by the glide's first frame a refresh later, 23–29 ms).
+    func unchanged() {
+        drawStart = nil
+        waiting.removeAll(keepingCapacity: true)
+    }
+
     /// Commit `sequence` reached the screen at `time`.
     func presented(_ sequence: UInt64, at time: Double) {
         guard let i = inFlight.firstIndex(where: { $0.sequence == sequence }) else { return }

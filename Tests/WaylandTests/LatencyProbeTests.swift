@@ -67,6 +67,19 @@ import Testing
         #expect(lines().isEmpty, "a touch that changed nothing is not 31 ms of latency")
     }
 
+    @Test func framesWhoseDrawingChangedNothingAreNotWaitedFor() throws {
+        defer { unlink(path) }
+        let probe = try #require(LatencyProbe(path: path))
+        probe.delivered(touch(1), at: 10, visible: true)   // a lift: the app redraws, nothing moved
+        probe.drawing(at: 11)
+        probe.unchanged()
+        probe.delivered(touch(2), at: 20, visible: true)
+        probe.drawing(at: 28)
+        probe.committed(at: 29)
+        probe.flush()
+        #expect(lines() == ["20.000 29.000 touch 28.000 - 2.000 -"], "the lift is not 19 ms of latency")
+    }
+
     @Test func aFrameWaitingThroughABusyBufferIsReportedByTheCommitThatFinallyHappens() throws {
         defer { unlink(path) }
         let probe = try #require(LatencyProbe(path: path))
