@@ -54,10 +54,27 @@ public final class TileCache: Sendable {
         let shared = SharedWork(rasterizer: rasterizer, scale: scale, byteBudget: byteBudget, pipe: (fds[0], fds[1]), onTileReady: onTileReady)
         self.shared = shared
         for i in 0..<workerCount {
-            let t = Thread { shared.workLoop() }
+            let t = Thread {
+                TileCache.leaveRealTimePolicy()
+                shared.workLoop()
+            }
             t.name = "meridian-tiles-\(i)"
             t.start()
         }
+    }
+
+    /// A thread inherits its creator's scheduling policy. Under a real-time one (a kiosk that
+    /// runs the app with `chrt`, or the latency bench), threads of one priority never preempt
+    /// each other, so on a 2-core machine two workers rasterizing cold tiles held the UI thread
+    /// (and the compositor) off the cores for 10-27 ms at a time. Tiles are background work:
+    /// the workers go back to the ordinary time-shared policy, which the UI thread preempts.
+    static func leaveRealTimePolicy() {
+        var policy: Int32 = 0
+        var param = sched_param()
+        guard pthread_getschedparam(pthread_self(), &policy, &param) == 0,
+              policy == SCHED_FIFO || policy == SCHED_RR else { return }
+        param.sched_priority = 0
+        _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
     }
 
     deinit {

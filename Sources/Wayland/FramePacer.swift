@@ -64,6 +64,20 @@ struct FramePacer {
         return gaps[gaps.count / 2] < p * 0.9
     }
 
+    /// When the next input frame is due, if the input that is waiting to be drawn arrived
+    /// before the latest vblank (so it waited behind a queued commit) and a finger is moving
+    /// about once a refresh or faster (median gap of the recent frames under 1.5 periods), and
+    /// that time is still to come. Nil otherwise.
+    func nextInputExpected(now: Double) -> Double? {
+        guard let p = period, let v = vblank, inputs.count >= 3, let newest = inputs.last,
+              newest < v, now - newest < 100 else { return nil }
+        let gaps = zip(inputs.dropFirst(), inputs).map { $0 - $1 }.sorted()
+        let gap = gaps[gaps.count / 2]
+        guard gap < p * 1.5 else { return nil }
+        let next = newest + gap
+        return next > now ? next : nil
+    }
+
     /// The output's mode, used for the period until presentation feedback says better.
     mutating func outputRefresh(milliHertz: Int32) {
         guard period == nil, milliHertz >= 1000, milliHertz <= 1_000_000 else { return }
@@ -83,6 +97,10 @@ struct FramePacer {
         if let vblank, time < vblank { return }   // out of order: keep the newer phase
         vblank = time
         guard let target, let p = period else { return }
+        // The newest commit is on screen (perhaps a vblank sooner than aimed: drawn at once, it
+        // was ready in time): nothing is queued any more, so the next frame need not wait for
+        // the vblank it aimed at.
+        if target == lastTarget { lastTarget = time }
         if time > target + p / 2 {
             margin = min(margin + 0.5, FramePacer.maximumMargin)   // we were late for it
         } else {
@@ -140,6 +158,18 @@ struct FramePacer {
             // A commit for an earlier vblank is still to be shown: drawing now would replace
             // it (two commits for one refresh). Wait until it is on screen.
             start = min(late, last + 1)
+        } else if let next = nextInputExpected(now: now), next <= v - (typicalDraw + margin) {
+            // The input this frame shows arrived before the latest vblank: it waited behind a
+            // commit queued for that vblank. A finger moving about once a refresh will send its
+            // next touch frame before this refresh's vblank, and drawing now would show that a
+            // refresh late, and the frame after it, and every one after (each touch frame
+            // finding a commit queued: the lock of docs/LATENCY.md, "The 60 Hz lock", 25 ms
+            // instead of 10 at 60 Hz). Wait for that touch frame (it wakes the loop, and being
+            // newer than the vblank it is drawn at once), at the latest until a typical frame
+            // can just make the vblank (as `target` reckons reachability: by the slow frames'
+            // budget, a touch frame arriving in the last 5-7 ms of a refresh stayed locked);
+            // the touch frame after it finds nothing queued and is drawn at once too.
+            start = v - (typicalDraw + margin)
         } else {
             // Starting late would show nothing more: draw at once, for the vblank it makes.
             start = now

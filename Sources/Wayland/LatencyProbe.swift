@@ -5,13 +5,14 @@ import Input
 /// `MERIDIAN_LATENCY_LOG=/path` is set, every input frame that changes what the app shows is
 /// remembered with its arrival time, and the first commit that shows it writes one line:
 ///
-///     input_ms commit_ms kind draw_ms present_ms event_ms
+///     input_ms commit_ms kind draw_ms present_ms event_ms target_ms
 ///
 /// (monotonic milliseconds: the frame's arrival in the Wayland layer, the `wl_surface.commit`
 /// of the first frame that shows it, `touch`/`pointer`/`cancel`/`key`/`touchpad`, when that
 /// frame began drawing, so the wait and the drawing can be told apart; with `wp_presentation`
 /// the time that frame reached the screen, `-` without; and the input event's own timestamp
-/// from the compositor, mapped onto our clock). With presentation feedback the line is written
+/// from the compositor, mapped onto our clock; the vblank the frame's pacer aimed that commit at,
+/// `-` when it aimed at none). With presentation feedback the line is written
 /// when the feedback comes; a commit the compositor discarded hands its frames to the next one.
 /// `meridian-bench latency` reads it. Off (nil) unless the variable is set, so the loop pays
 /// one nil check per frame and per commit. With `MERIDIAN_LATENCY_MOTION=1` a commit that shows
@@ -23,7 +24,7 @@ final class LatencyProbe {
     private var waiting: [Waiting] = []
     private var drawStart: Double?
     /// Commits waiting for presentation feedback, oldest first, with the frames they show.
-    private var inFlight: [(sequence: UInt64, commit: Double, draw: Double, frames: [Waiting])] = []
+    private var inFlight: [(sequence: UInt64, commit: Double, draw: Double, target: Double?, frames: [Waiting])] = []
     /// Commits that show no new input are logged too (kind `motion`).
     let logsMotion: Bool
 
@@ -68,16 +69,26 @@ final class LatencyProbe {
     func drawing(at time: Double) { drawStart = time }
 
     /// The frame drawn since `drawing` was committed at `time`: it is the first to show every
-    /// frame waiting. `sequence` is its presentation-feedback number, nil without feedback.
-    func committed(at time: Double, sequence: UInt64? = nil) {
+    /// frame waiting. `sequence` is its presentation-feedback number, nil without feedback;
+    /// `target` the vblank the pacer aimed it at, if any.
+    func committed(at time: Double, sequence: UInt64? = nil, target: Double? = nil) {
         let start = drawStart ?? time
         drawStart = nil
         if waiting.isEmpty && logsMotion { waiting.append(Waiting(arrival: start, event: start, kind: "motion")) }
         if let sequence {
-            inFlight.append((sequence, time, start, waiting))
+            inFlight.append((sequence, time, start, target, waiting))
         } else {
-            for w in waiting { write(w, commit: time, draw: start, present: nil) }
+            for w in waiting { write(w, commit: time, draw: start, present: nil, target: target) }
         }
+        waiting.removeAll(keepingCapacity: true)
+    }
+
+    /// The frame drawn since `drawing` changed nothing on screen (empty damage: no buffer was
+    /// committed). The input frames waiting are already shown as well as they will be: not
+    /// waited for (the lift of a one-finger scroll, which moves nothing, was otherwise counted
+    /// as shown by the glide's first frame a refresh later, 23–29 ms).
+    func unchanged() {
+        drawStart = nil
         waiting.removeAll(keepingCapacity: true)
     }
 
@@ -85,7 +96,7 @@ final class LatencyProbe {
     func presented(_ sequence: UInt64, at time: Double) {
         guard let i = inFlight.firstIndex(where: { $0.sequence == sequence }) else { return }
         let c = inFlight.remove(at: i)
-        for w in c.frames { write(w, commit: c.commit, draw: c.draw, present: time) }
+        for w in c.frames { write(w, commit: c.commit, draw: c.draw, present: time, target: c.target) }
     }
 
     /// Commit `sequence` never reached the screen: its frames are shown by the next commit.
@@ -99,10 +110,11 @@ final class LatencyProbe {
         }
     }
 
-    private func write(_ w: Waiting, commit: Double, draw: Double, present: Double?) {
+    private func write(_ w: Waiting, commit: Double, draw: Double, present: Double?, target: Double?) {
         let shown = present.map(LatencyProbe.format) ?? "-"
+        let aimed = target.map(LatencyProbe.format) ?? "-"
         fputs("\(LatencyProbe.format(w.arrival)) \(LatencyProbe.format(commit)) \(w.kind) \(LatencyProbe.format(draw)) "
-              + "\(shown) \(LatencyProbe.format(w.event))\n", file)
+              + "\(shown) \(LatencyProbe.format(w.event)) \(aimed)\n", file)
     }
 
     /// Writes out what is buffered (at the end of the run; stdio buffers in between, so a
@@ -110,7 +122,7 @@ final class LatencyProbe {
     /// Commits still waiting for feedback are written with no presentation time.
     func flush() {
         for c in inFlight {
-            for w in c.frames { write(w, commit: c.commit, draw: c.draw, present: nil) }
+            for w in c.frames { write(w, commit: c.commit, draw: c.draw, present: nil, target: c.target) }
         }
         inFlight.removeAll()
         fflush(file)

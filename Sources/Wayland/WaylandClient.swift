@@ -382,9 +382,10 @@ public final class WaylandClient {
         let now = monotonicMilliseconds()
         pacer.drew(duration: now - drawStart)
         pacer.committed(target: target)
+        if committed == .unchanged { latencyProbe?.unchanged() }
         guard committed == .committed else { return }
         if let sequence = window.lastCommitSequence, let target { targets[sequence] = target }
-        latencyProbe?.committed(at: now, sequence: window.lastCommitSequence)
+        latencyProbe?.committed(at: now, sequence: window.lastCommitSequence, target: target)
     }
 
     private func teardown() {

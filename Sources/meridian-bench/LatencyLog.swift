@@ -1,6 +1,7 @@
 /// Reads the live client's latency log (`MERIDIAN_LATENCY_LOG`, written by
-/// Sources/Wayland/LatencyProbe.swift): `input_ms commit_ms kind draw_ms present_ms event_ms`
-/// per line (`present_ms` is `-` when the frame was never reported shown).
+/// Sources/Wayland/LatencyProbe.swift): `input_ms commit_ms kind draw_ms present_ms event_ms
+/// target_ms` per line (`present_ms` is `-` when the frame was never reported shown, `target_ms`
+/// when the pacer aimed the commit at no vblank).
 enum LatencyLog {
     struct Entry: Equatable {
         var input: Double
@@ -13,6 +14,8 @@ enum LatencyLog {
         /// The input event's own time (the compositor's timestamp on our clock); the arrival
         /// when not logged.
         var event: Double
+        /// The vblank the pacer aimed the commit at, if any.
+        var target: Double? = nil
     }
 
     /// The well-formed lines of `text`; anything else (a line cut short at exit) is skipped.
@@ -23,7 +26,8 @@ enum LatencyLog {
             let draw = f.count >= 4 ? Double(f[3]) ?? commit : commit
             let present = f.count >= 5 ? Double(f[4]) : nil
             let event = f.count >= 6 ? Double(f[5]) ?? input : input
-            return Entry(input: input, commit: commit, kind: String(f[2]), drawStart: draw, present: present, event: event)
+            let target = f.count >= 7 ? Double(f[6]) : nil
+            return Entry(input: input, commit: commit, kind: String(f[2]), drawStart: draw, present: present, event: event, target: target)
         }
     }
 

@@ -165,11 +165,16 @@ enum LatencyUnderCompositor {
         }
         // Same order every round: the pans and pinches of round 1 bring new tiles into view.
         gestures.sort { ($0.1 == "cold" ? 0 : 1, kindOrder($0.0.kind)) < ($1.1 == "cold" ? 0 : 1, kindOrder($1.0.kind)) }
-        for (g, tiles) in gestures {
+        for (i, (g, tiles)) in gestures.enumerated() {
             let before = try session.commits()
             let start = Double(Bench.now()) / 1e6
             let offset = weston ? westonOffset : (x: 0, y: 0)
-            let errors = try session.send(LatencyGestures.commands(g.frames, hz: hz, offset: offset), timeout: 30)
+            // A touch panel's scan is not locked to the display's: over a gesture its frames
+            // keep one phase against the vblanks (a crystal's drift is microseconds a frame),
+            // a different one each gesture. `wait-idle` ends on the compositor's own polls and
+            // vblanks, so each gesture starts after a pause spread over one input interval.
+            let phase = "sleep \(gesturePhase(i, hz: hz))"
+            let errors = try session.send([phase] + LatencyGestures.commands(g.frames, hz: hz, offset: offset), timeout: 30)
             let end = Double(Bench.now()) / 1e6
             windows.append(Window(kind: g.kind, tiles: tiles, start: start, end: end, commits: try session.commits() - before, settled: end))
             Bench.progress("latency compositor \(refreshHz) Hz: \(g.kind) (\(tiles)) \(windows.count): \(g.frames.count) touch frames injected, "
@@ -190,6 +195,15 @@ enum LatencyUnderCompositor {
         }
         report(LatencyLog.parse(text), windows: windows, binary: meridian, mode: mode, refreshHz: refreshHz, pacing: pacing,
                scrollOffsets: scrollOffsets)
+    }
+
+    /// The pause (whole ms, 0 up to one input interval) before gesture `index`: the same
+    /// spread every run (a fixed sequence, so runs compare), unrelated to the vblank grid.
+    static func gesturePhase(_ index: Int, hz: Int) -> Int {
+        let interval = max(1, Int(1000 / Double(hz)))
+        // Golden-ratio steps cover the interval evenly whatever the number of gestures.
+        let f = (Double(index) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1)
+        return Int(f * Double(interval + 1)) % (interval + 1)
     }
 
     /// The touch rate of the compositor modes (`MERIDIAN_LATENCY_INPUT_HZ`, default 60).
@@ -335,7 +349,13 @@ enum LatencyUnderCompositor {
     }
 
     /// The test compositor, built by scripts/build-test-compositor.sh when missing or stale.
+    /// `MERIDIAN_LATENCY_COMPOSITOR=/path` runs that binary instead (another build of it, say
+    /// one from an older commit, to compare under the same client).
     static func testCompositor(root: String) throws(BenchUnavailable) -> String {
+        if let other = ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_COMPOSITOR"], !other.isEmpty {
+            guard access(other, X_OK) == 0 else { throw BenchUnavailable("MERIDIAN_LATENCY_COMPOSITOR=\(other) is not an executable") }
+            return other
+        }
         let binary = root + "/.build/test-compositor/meridian-test-compositor"
         let status = runTool(root + "/scripts/build-test-compositor.sh", [], in: root, timeout: 600)
         guard status == 0, access(binary, X_OK) == 0 else {

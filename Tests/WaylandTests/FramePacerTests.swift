@@ -89,6 +89,58 @@ import Testing
         #expect(p.margin > before)
     }
 
+    /// A pacer whose last touch frames came every `every` ms (a 60 Hz panel: about one a
+    /// refresh), the newest at `newest`, and whose latest frame was shown at the vblank at 1000.
+    func streaming(every: Double, newest: Double, draw: Double = 2) -> FramePacer {
+        var p = FramePacer()
+        for _ in 0..<50 { p.drew(duration: draw) }
+        for i in 0..<9 { p.input(at: newest - Double(8 - i) * every) }
+        p.presented(at: 1000, refresh: period, target: nil)
+        return p
+    }
+
+    /// The 60 Hz lock: a touch frame that arrived mid-refresh while a commit was queued for the
+    /// vblank at 1000. Drawn right after that vblank, it would be shown a refresh after the
+    /// next touch frame arrives, and that one would find a commit queued in turn, every frame a
+    /// refresh late. The frame waits for the next touch frame instead, and draws when it comes.
+    @Test func aFrameWhoseInputWaitedBehindAQueuedCommitWaitsForTheNextTouchFrame() throws {
+        var p = streaming(every: 16.8, newest: 993)
+        let decided = p.decide(now: 1001)
+        guard case .wait(let until) = try #require(decided) else {
+            Issue.record("drew at once: the touch frame due at 1009.8 would wait a refresh")
+            return
+        }
+        #expect(until >= 1009.8, "waits at least until the next touch frame is due: \(until)")
+        #expect(until <= 1000 + period - 2, "and no later than a typical frame can still make the vblank: \(until)")
+        p.input(at: 1009.8)
+        #expect(p.decide(now: 1009.9) == .draw(target: 1000 + period), "the touch frame came: drawn at once, for this refresh")
+    }
+
+    @Test func aFrameWhoseInputWaitedIsDrawnAtOnceWhenTheNextTouchFrameCannotMakeTheVblank() {
+        // The next touch frame is due 1.3 ms before the vblank: too late for a 2 ms frame.
+        var p = streaming(every: 16.8, newest: 998.2)
+        #expect(p.decide(now: 1001) == .draw(target: 1000 + period))
+        // Touch at 60 Hz on a 120 Hz display: the next touch frame comes after the next vblank.
+        var q = FramePacer()
+        for _ in 0..<50 { q.drew(duration: 2) }
+        for i in 0..<9 { q.input(at: 998 - Double(8 - i) * 16.7) }
+        q.presented(at: 1000, refresh: period / 2, target: nil)
+        #expect(q.decide(now: 1001) == .draw(target: 1000 + period / 2))
+    }
+
+    @Test func aCommitShownSoonerThanAimedFreesTheVblankItAimedAt() {
+        var p = pacer(inputEvery: 18)
+        // Drawn at once 2.5 ms before a vblank, aimed at the one after, and ready in time.
+        p.committed(target: 1000 + 2 * period)
+        p.presented(at: 1000 + period, refresh: period, target: 1000 + 2 * period)
+        p.input(at: 1000 + period + 0.5)
+        guard case .draw(let target) = p.decide(now: 1000 + period + 1) else {
+            Issue.record("waited: nothing is queued for the next vblank any more")
+            return
+        }
+        #expect(abs(target - (1000 + 2 * period)) < 0.001, "for the next vblank, not the one after: \(target)")
+    }
+
     @Test func theRefreshIsLearnedFromPresentationSpacingWhenNotReported() {
         var p = FramePacer()
         p.outputRefresh(milliHertz: 59000)

@@ -37,8 +37,8 @@ import Testing
         probe.drawing(at: 30)
         probe.committed(at: 31)   // a redraw with no new input reports nothing
         probe.flush()
-        #expect(lines() == ["10.000 15.250 touch 14.000 - 1.000", "12.500 15.250 pointer 14.000 - 2.000",
-                           "20.000 22.001 touch 21.000 - 3.000"])
+        #expect(lines() == ["10.000 15.250 touch 14.000 - 1.000 -", "12.500 15.250 pointer 14.000 - 2.000 -",
+                           "20.000 22.001 touch 21.000 - 3.000 -"])
     }
 
     /// For the glide figures: with motion logging on, a commit that shows no input is a `motion`
@@ -50,10 +50,11 @@ import Testing
         probe.drawing(at: 14)
         probe.committed(at: 15)
         probe.drawing(at: 30)
-        probe.committed(at: 31.5, sequence: 7)
+        probe.committed(at: 31.5, sequence: 7, target: 33.3335)
         probe.presented(7, at: 33)
         probe.flush()
-        #expect(lines() == ["10.000 15.000 touch 14.000 - 1.000", "30.000 31.500 motion 30.000 33.000 30.000"])
+        // The last field is the vblank the pacer aimed the commit at.
+        #expect(lines() == ["10.000 15.000 touch 14.000 - 1.000 -", "30.000 31.500 motion 30.000 33.000 30.000 33.334"])
     }
 
     @Test func framesThatChangeNothingOnScreenAreNotWaitedFor() throws {
@@ -66,6 +67,19 @@ import Testing
         #expect(lines().isEmpty, "a touch that changed nothing is not 31 ms of latency")
     }
 
+    @Test func framesWhoseDrawingChangedNothingAreNotWaitedFor() throws {
+        defer { unlink(path) }
+        let probe = try #require(LatencyProbe(path: path))
+        probe.delivered(touch(1), at: 10, visible: true)   // a lift: the app redraws, nothing moved
+        probe.drawing(at: 11)
+        probe.unchanged()
+        probe.delivered(touch(2), at: 20, visible: true)
+        probe.drawing(at: 28)
+        probe.committed(at: 29)
+        probe.flush()
+        #expect(lines() == ["20.000 29.000 touch 28.000 - 2.000 -"], "the lift is not 19 ms of latency")
+    }
+
     @Test func aFrameWaitingThroughABusyBufferIsReportedByTheCommitThatFinallyHappens() throws {
         defer { unlink(path) }
         let probe = try #require(LatencyProbe(path: path))
@@ -74,7 +88,7 @@ import Testing
         probe.drawing(at: 27)
         probe.committed(at: 28)
         probe.flush()
-        #expect(lines() == ["10.000 28.000 touch 27.000 - 1.000"])
+        #expect(lines() == ["10.000 28.000 touch 27.000 - 1.000 -"])
     }
 
     @Test func aLogThatCannotBeWrittenLeavesTheProbeOff() {
@@ -96,7 +110,7 @@ import Testing
         probe.drawing(at: 21)
         probe.committed(at: 22, sequence: 3)
         probe.flush()                          // the run ends before its feedback
-        #expect(lines() == ["10.000 14.000 touch 13.000 16.667 9.500", "13.000 14.000 touch 13.000 16.667 12.500",
-                            "20.000 22.000 touch 21.000 - 20.000"])
+        #expect(lines() == ["10.000 14.000 touch 13.000 16.667 9.500 -", "13.000 14.000 touch 13.000 16.667 12.500 -",
+                            "20.000 22.000 touch 21.000 - 20.000 -"])
     }
 }
