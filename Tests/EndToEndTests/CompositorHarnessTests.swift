@@ -31,6 +31,35 @@ final class CompositorHarnessTests: XCTestCase {
         try compositor.waitIdle(quiet: 0.1)
     }
 
+    /// `wait-sync` answers only once the client has read what was sent before it: not while the
+    /// client is stopped, at once when it runs again; and it refuses when there is no toplevel.
+    func testWaitSyncWaitsForTheClientToReadItsEvents() throws {
+        let empty = try TestCompositor()
+        XCTAssertThrowsError(try empty.sync(timeout: 1)) { error in
+            XCTAssertEqual((error as? TestCompositor.CommandError)?.reason, "no toplevel")
+        }
+        let (compositor, touch) = try touchClientSession()
+        try compositor.sync()
+        kill(touch.pid, SIGSTOP)
+        defer { kill(touch.pid, SIGCONT) }
+        try compositor.send("down 0 100 100")
+        try compositor.send("frame")
+        XCTAssertThrowsError(try compositor.sync(timeout: 0.5), "a stopped client cannot have read the touch") { error in
+            XCTAssertTrue((error as? TestCompositor.CommandError)?.reason.hasPrefix("timeout") ?? false, "\(error)")
+        }
+        // The ping is still out: a new one is refused until the pong.
+        XCTAssertThrowsError(try compositor.sync(timeout: 0.5))
+        kill(touch.pid, SIGCONT)
+        let deadline = ContinuousClock.now + .seconds(10)
+        var answered = false
+        while !answered, ContinuousClock.now < deadline {
+            do { try compositor.sync(timeout: 1); answered = true } catch let e as TestCompositor.CommandError where e.reason.contains("outstanding") {
+                try compositor.sleep(0.02)   // between polls only: the old ping's pong is on its way
+            }
+        }
+        XCTAssertTrue(answered, "the client answers once it runs")
+    }
+
     func testClientsSeeTheProtocolsMeridianBindsAndTheOutputScale() throws {
         let compositor = try TestCompositor(width: 640, height: 480)
         try compositor.send("output-scale 2")
