@@ -34,6 +34,9 @@ final class CompositorFaultTests: XCTestCase {
     /// frame is checked through a configure to a new size, which meridian must draw within its
     /// configure grace (one to the same size is acked with a bare commit and draws nothing: the
     /// test passed through it only while a sleep let the frame out before the callbacks stopped).
+    /// Seen in meridian's protocol log: the frame before the removal asked for a callback that
+    /// never comes and its feedback was discarded; with no pacer decision left, meridian waits
+    /// for that callback, so a motion after it stays undrawn until something forces a frame.
     func testTheOutputRemovedAndReAddedMidGestureKeepsTrackingTheFinger() throws {
         let s = try start()
         try s.inject(["down 0 200 300", "frame"])
