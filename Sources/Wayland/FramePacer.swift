@@ -3,8 +3,10 @@
 /// is safe before the vblank it can still make, so the newest input is folded into it; no two
 /// commits aim at one vblank; and nothing waits for a frame callback that comes late.
 ///
-/// Without a learned phase (no `wp_presentation`, or no frame presented yet) `startTime` is nil
-/// and the loop paces on frame callbacks as before. Times are monotonic milliseconds.
+/// Without `wp_presentation` (or with `MERIDIAN_FRAME_PACING=callbacks`) the phase comes from
+/// the frame callbacks' answers instead (`frameCallbackDone`). Without a learned phase (no frame
+/// shown yet, no refresh known) `decide` is nil and the loop paces on frame callbacks alone.
+/// Times are monotonic milliseconds.
 struct FramePacer {
     /// The refresh period, from the feedback's `refresh` (else the spacing of presentations,
     /// else the output's mode).
@@ -106,6 +108,20 @@ struct FramePacer {
         } else {
             margin = max(margin - 0.05, FramePacer.minimumMargin)
         }
+    }
+
+    /// Frame-callback pacing (no `wp_presentation`, or `MERIDIAN_FRAME_PACING=callbacks`): the
+    /// frame callback of a commit aiming at `target` was answered at `time`; `refresh` is the
+    /// output mode's period, if it has one. Compositors answer frame callbacks when they
+    /// composite (the test compositor and wlroots at the output's frame, weston when it starts a
+    /// repaint): the instant a commit has to beat, which is what the pacer needs of a vblank.
+    /// Fed only these, the pacer times frames as with presentation feedback, a little later by
+    /// the answer's delivery (which the margin absorbs). Before, callback pacing drew whenever a
+    /// callback came, right after the vblank, and a touch frame that arrived while that commit
+    /// was queued waited for the next callback: with touch about once a refresh, every touch frame
+    /// a refresh late (docs/LATENCY.md, "The 60 Hz lock" and "Callback pacing unlocked").
+    mutating func frameCallbackDone(at time: Double, refresh: Double?, target: Double?) {
+        presented(at: time, refresh: refresh, target: target)
     }
 
     /// The first vblank at or after `t`.

@@ -76,6 +76,8 @@ final class Window {
     private(set) var lastCommitSequence: UInt64?
     var onGeometryChange: (() -> Void)?
     var onClose: (() -> Void)?
+    /// The compositor answered the outstanding frame callback.
+    var onFrameDone: (() -> Void)?
 
     static let titleBarHeight = 32
 
@@ -375,6 +377,7 @@ final class Window {
             guard let w = owner(data, as: Window.self) else { return }
             if let callback { wl_callback_destroy(callback) }
             w.frameCallback = nil
+            w.onFrameDone?()
         }
     ))
 }

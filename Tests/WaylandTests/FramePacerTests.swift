@@ -148,4 +148,99 @@ import Testing
         for n in 1...200 { p.presented(at: 1000 + Double(n) * 8.333, refresh: nil, target: nil) }
         #expect(abs((p.period ?? 0) - 8.333) < 0.05, "a 120 Hz display whose mode said 59 Hz: \(p.period ?? 0)")
     }
+
+    // MARK: pacing on frame callbacks (no presentation feedback)
+
+    @Test func frameCallbacksAloneGiveThePacerItsPhase() {
+        var p = FramePacer()
+        for _ in 0..<50 { p.drew(duration: 2) }
+        #expect(p.decide(now: 1001) == nil, "nothing answered yet: pace on callbacks alone")
+        p.frameCallbackDone(at: 1000, refresh: period, target: nil)
+        #expect(p.decide(now: 1001) == .draw(target: 1000 + period), "the answer is the phase; input is slow, so at once")
+        // Without the output's mode the period is not known, and one answer is no phase.
+        var q = FramePacer()
+        q.frameCallbackDone(at: 1000, refresh: nil, target: nil)
+        #expect(q.decide(now: 1001) == nil)
+    }
+
+    /// A touch panel at about 60 Hz (16.9 ms) on a 60 Hz display whose compositor answers frame
+    /// callbacks at each vblank and sends no presentation feedback, played through the loop's
+    /// rule (draw only when no callback is outstanding, then as the pacer decides; each frame
+    /// takes 2 ms). The first commit is a frame without input drawn just after a vblank, so the
+    /// first touch frame finds its callback outstanding: what started the lock under the test
+    /// compositor. Returns each touch frame's arrival to the vblank that first showed it.
+    func callbackPacedTouchLatencies(touchFrames: Int = 40, phase: Double = 4) -> [Double] {
+        var p = FramePacer()
+        for _ in 0..<50 { p.drew(duration: 2) }
+        p.frameCallbackDone(at: 1000, refresh: period, target: nil)
+        let touches = (0..<touchFrames).map { 1000 + phase + Double($0) * 16.9 }
+        var nextTouch = 0
+        var waiting: [Double] = [], drawing: [Double] = [], queued: [Double] = []
+        var wanted = true   // the frame without input
+        var callbackPending = false, callbackTarget: Double?, answerAt: Double?
+        var drawingUntil: Double?, drawingTarget: Double?, wakeAt: Double? = 1001.4
+        var nextVblank = 1000 + period
+        var latencies: [Double] = []
+        var t = 1000.0
+        while t < touches.last! + 5 * period {
+            t += 0.05
+            var woke = false
+            if t >= nextVblank {
+                // The compositor composites what was committed and answers the callback.
+                latencies += queued.map { nextVblank - $0 }
+                queued = []
+                if callbackPending { answerAt = nextVblank + 0.1 }
+                nextVblank += period
+            }
+            if let a = answerAt, t >= a {
+                answerAt = nil
+                callbackPending = false
+                p.frameCallbackDone(at: a, refresh: period, target: callbackTarget)
+                woke = true
+            }
+            if let until = drawingUntil, t >= until {
+                drawingUntil = nil
+                queued += drawing
+                callbackPending = true
+                callbackTarget = drawingTarget
+                p.drew(duration: 2)
+                p.committed(target: drawingTarget)
+                woke = true
+            }
+            if nextTouch < touches.count, t >= touches[nextTouch] {
+                p.input(at: t)
+                waiting.append(t)
+                wanted = true
+                nextTouch += 1
+                woke = true
+            }
+            if let w = wakeAt, t >= w { wakeAt = nil; woke = true }
+            guard woke, wanted, drawingUntil == nil, !callbackPending else { continue }
+            let decision = p.decide(now: t)
+            if case .wait(let until)? = decision {
+                wakeAt = until
+                continue
+            }
+            if case .draw(let target)? = decision { drawingTarget = target } else { drawingTarget = nil }
+            drawing = waiting
+            waiting = []
+            wanted = false
+            drawingUntil = t + 2
+        }
+        return latencies
+    }
+
+    /// The lock of callback pacing: drawn whenever the callback came, right after each vblank,
+    /// every touch frame waited behind the commit before it and was shown a refresh late
+    /// (25-29 ms medians under the test compositor). Holding the frame for the next touch frame
+    /// once the callback is answered, as with presentation feedback, ends it.
+    @Test func callbackPacingDoesNotLockTouchFramesARefreshLate() {
+        let latencies = callbackPacedTouchLatencies()
+        #expect(latencies.count == 40)
+        let sorted = latencies.sorted()
+        let median = sorted[sorted.count / 2]
+        #expect(median < period, "touch to screen median \(median) ms: at most one refresh")
+        let late = latencies.filter { $0 > period + 2 }.count
+        #expect(late <= 3, "touch frames shown over a refresh after they came: \(late) of 40, \(latencies)")
+    }
 }
