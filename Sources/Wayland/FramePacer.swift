@@ -20,14 +20,21 @@ struct FramePacer {
     private(set) var lastTarget: Double?
     /// The vblank the frame being waited for aims at.
     private var planned: Double?
+    /// When the drawing of the newest commit began (nil: not known).
+    private var lastDrawStart: Double?
+    /// The vblank a second commit was drawn for, replacing the one queued for it (at most one).
+    private var replacedTarget: Double?
     /// The most recent drawing times (ms), newest last.
     private var draws: [Double] = []
     /// Arrival times of the most recent input frames, newest last.
     private var inputs: [Double] = []
+    /// When the most recent frame callbacks were answered (callback pacing), newest last.
+    private var answers: [Double] = []
 
     static let minimumMargin = 1.0
     static let maximumMargin = 4.0
     static let drawWindow = 32
+    static let answerWindow = 16
     /// The least time, as a fraction of the period, between a folding frame's start and its vblank.
     static let foldSlack = 0.5
 
@@ -121,7 +128,16 @@ struct FramePacer {
     /// was queued waited for the next callback: with touch about once a refresh, every touch frame
     /// a refresh late (docs/LATENCY.md, "The 60 Hz lock" and "Callback pacing unlocked").
     mutating func frameCallbackDone(at time: Double, refresh: Double?, target: Double?) {
-        presented(at: time, refresh: refresh, target: target)
+        answers.append(time)
+        if answers.count > FramePacer.answerWindow { answers.removeFirst(answers.count - FramePacer.answerWindow) }
+        // An answer comes once the compositor has composited, a varying few ms after the
+        // instant it latched at (1.5-6 ms under the test compositor at 1920x1200): of the recent
+        // answers put on the period's grid, the earliest is the closest to that instant.
+        var instant = time
+        if let p = refresh ?? period {
+            instant += answers.map { t in let d = t - time; return d - (d / p).rounded() * p }.min() ?? 0
+        }
+        presented(at: instant, refresh: refresh, target: target)
     }
 
     /// The first vblank at or after `t`.
@@ -195,12 +211,30 @@ struct FramePacer {
         return .wait(until: start)
     }
 
+    /// The vblank to draw a frame for at once, replacing the commit queued for it, or nil. A
+    /// commit is queued for a vblank still to come, input arrived after its drawing began (so it
+    /// does not show it), input comes no faster than the display refreshes (faster input is
+    /// folded instead), and a typical frame started now still makes that vblank. The compositor
+    /// then shows the newer commit and discards the queued one. Without this the input waited
+    /// for that vblank and was drawn for the next: at 120 Hz, touch arriving just after an
+    /// animation's frame (labels fading, tiles landing) was committed waited 6-10 ms and was
+    /// shown a refresh late, the frames that set the p99 (docs/LATENCY.md, "The 120 Hz tail").
+    /// At most one replacement a vblank.
+    func replacementTarget(now: Double) -> Double? {
+        guard let last = lastTarget, now < last, last != replacedTarget, let newest = inputs.last,
+              let drawn = lastDrawStart, newest > drawn, !foldsInput(now: now),
+              now + typicalDraw + margin <= last else { return nil }
+        return last
+    }
+
     /// No frame is wanted any more: forget the plan.
     mutating func cancelPlan() { planned = nil }
 
-    /// A frame was committed aiming at `target`.
-    mutating func committed(target: Double?) {
+    /// A frame whose drawing began at `drawStart` (nil: not known) was committed aiming at `target`.
+    mutating func committed(target: Double?, drawnFrom drawStart: Double? = nil) {
+        if let target, target == lastTarget { replacedTarget = target }
         lastTarget = target
+        lastDrawStart = drawStart
         planned = nil
     }
 }

@@ -350,6 +350,9 @@ public final class WaylandClient {
             let consumed = !pacesOnCallbacks && (window.lastCommitSequence.map { !(presentation?.isPending($0) ?? true) } ?? false)
             if overdue {
                 target = pacer.target(startingAt: now)
+            } else if let queued = pacer.replacementTarget(now: now) {
+                // Input the queued commit does not show, in time for its vblank: draw again for it.
+                target = queued
             } else if window.frameCallbackPending && !consumed {
                 if configure { drawDeadline = ackDeadline }
                 return
@@ -401,7 +404,7 @@ public final class WaylandClient {
         guard committed != .busy else { return }
         let now = monotonicMilliseconds()
         pacer.drew(duration: now - drawStart)
-        pacer.committed(target: target)
+        pacer.committed(target: target, drawnFrom: drawStart)
         if !callbackWasPending && window.frameCallbackPending { callbackTarget = target }
         if committed == .unchanged { latencyProbe?.unchanged() }
         guard committed == .committed else { return }
