@@ -67,10 +67,16 @@ struct FramePacer {
     /// shows more of it. When it does not, starting late gains nothing (the frame makes the
     /// same vblank drawn at once) and risks missing it, so frames start at once.
     func foldsInput(now: Double) -> Bool {
-        // Input that stopped a while ago (an animation running on) says nothing.
-        guard let p = period, inputs.count >= 3, let newest = inputs.last, now - newest < 100 else { return false }
+        guard let p = period, let gap = inputGap(now: now) else { return false }
+        return gap < p * 0.9
+    }
+
+    /// The median gap of the recent input frames, nil when fewer than three came or the newest
+    /// is over 100 ms old (input that stopped a while ago, an animation running on, says nothing).
+    func inputGap(now: Double) -> Double? {
+        guard inputs.count >= 3, let newest = inputs.last, now - newest < 100 else { return nil }
         let gaps = zip(inputs.dropFirst(), inputs).map { $0 - $1 }.sorted()
-        return gaps[gaps.count / 2] < p * 0.9
+        return gaps[gaps.count / 2]
     }
 
     /// When the next input frame is due, if the input that is waiting to be drawn arrived
@@ -213,8 +219,9 @@ struct FramePacer {
 
     /// The vblank to draw a frame for at once, replacing the commit queued for it, or nil. A
     /// commit is queued for a vblank still to come, input arrived after its drawing began (so it
-    /// does not show it), input comes no faster than the display refreshes (faster input is
-    /// folded instead), and a typical frame started now still makes that vblank. The compositor
+    /// does not show it), input is known to come no faster than the display refreshes (faster
+    /// input is folded instead; at a gesture's first frames the rate is not known yet), and a
+    /// typical frame started now still makes that vblank. The compositor
     /// then shows the newer commit and discards the queued one. Without this the input waited
     /// for that vblank and was drawn for the next: at 120 Hz, touch arriving just after an
     /// animation's frame (labels fading, tiles landing) was committed waited 6-10 ms and was
@@ -222,7 +229,7 @@ struct FramePacer {
     /// At most one replacement a vblank.
     func replacementTarget(now: Double) -> Double? {
         guard let last = lastTarget, now < last, last != replacedTarget, let newest = inputs.last,
-              let drawn = lastDrawStart, newest > drawn, !foldsInput(now: now),
+              let drawn = lastDrawStart, newest > drawn, let p = period, let gap = inputGap(now: now), gap >= p * 0.9,
               now + typicalDraw + margin <= last else { return nil }
         return last
     }

@@ -313,6 +313,14 @@ import Testing
         fast.committed(target: 1000 + period / 2, drawnFrom: 1000.2)
         fast.input(at: 1001.5)
         #expect(fast.replacementTarget(now: 1001.6) == nil)
+        // Nor at a gesture's first touch frames, before their rate is known.
+        var first = FramePacer()
+        for _ in 0..<50 { first.drew(duration: 2) }
+        first.presented(at: 1000, refresh: period / 2, target: nil)
+        first.input(at: 999)
+        first.committed(target: 1000 + period / 2, drawnFrom: 1000.2)
+        first.input(at: 1001.5)
+        #expect(first.replacementTarget(now: 1001.6) == nil)
     }
 
     /// At 120 Hz with 60 Hz touch while an animation draws a frame every refresh: touch that came
@@ -323,8 +331,12 @@ import Testing
         for phase in [1.0, 3.0, 5.0] {
             let latencies = callbackPacedTouchLatencies(refresh: refresh, phase: phase, animating: true)
             #expect(latencies.count == 40)
-            let late = latencies.filter { $0 > refresh + 2.5 }.count
-            #expect(late <= 4, "shown a refresh late: \(late) of 40, touch \(phase) ms after the vblank, \(latencies)")
+            // The first vblank a 2 ms frame with the 1 ms margin can make, from each arrival.
+            let arrivals = (0..<40).map { 1000 + phase + Double($0) * 16.9 }
+            let soonest = arrivals.map { a in 1000 + ((a + 3 - 1000) / refresh).rounded(.up) * refresh - a }
+            let late = zip(latencies, soonest).filter { $0 > $1 + 0.5 }.count
+            // The first touch frames, before their rate is known, may wait behind the animation.
+            #expect(late <= 3, "shown a refresh later than they could be: \(late) of 40, touch \(phase) ms after the vblank, \(latencies)")
         }
     }
 }
