@@ -28,8 +28,9 @@ struct FramePacer {
     private var draws: [Double] = []
     /// Arrival times of the most recent input frames, newest last.
     private var inputs: [Double] = []
-    /// When the most recent frame callbacks were answered (callback pacing), newest last.
-    private var answers: [Double] = []
+    /// When the most recent frame callbacks were answered (callback pacing), and the time the
+    /// compositor gave each for its frame when that is on our clock; newest last.
+    private var answers: [(arrival: Double, stamp: Double?)] = []
 
     static let minimumMargin = 1.0
     static let maximumMargin = 4.0
@@ -124,8 +125,9 @@ struct FramePacer {
     }
 
     /// Frame-callback pacing (no `wp_presentation`, or `MERIDIAN_FRAME_PACING=callbacks`): the
-    /// frame callback of a commit aiming at `target` was answered at `time`; `refresh` is the
-    /// output mode's period, if it has one. Compositors answer frame callbacks when they
+    /// frame callback of a commit aiming at `target` was answered at `time`, for the frame the
+    /// compositor timed at `stamp` (its whole-ms time on our clock, nil when on another clock);
+    /// `refresh` is the output mode's period, if it has one. Compositors answer frame callbacks when they
     /// composite (the test compositor and wlroots at the output's frame, weston when it starts a
     /// repaint): the instant a commit has to beat, which is what the pacer needs of a vblank.
     /// Fed only these, the pacer times frames as with presentation feedback, a little later by
@@ -133,15 +135,35 @@ struct FramePacer {
     /// callback came, right after the vblank, and a touch frame that arrived while that commit
     /// was queued waited for the next callback: with touch about once a refresh, every touch frame
     /// a refresh late (docs/LATENCY.md, "The 60 Hz lock" and "Callback pacing unlocked").
-    mutating func frameCallbackDone(at time: Double, refresh: Double?, target: Double?) {
-        answers.append(time)
+    mutating func frameCallbackDone(at time: Double, stamp: Double? = nil, refresh: Double?, target: Double?) {
+        answers.append((time, stamp))
         if answers.count > FramePacer.answerWindow { answers.removeFirst(answers.count - FramePacer.answerWindow) }
-        // An answer comes once the compositor has composited, a varying few ms after the
-        // instant it latched at (1.5-6 ms under the test compositor at 1920x1200): of the recent
-        // answers put on the period's grid, the earliest is the closest to that instant.
         var instant = time
         if let p = refresh ?? period {
-            instant += answers.map { t in let d = t - time; return d - (d / p).rounded() * p }.min() ?? 0
+            // `x` moved by whole periods to the grid line nearest `reference`.
+            func onGrid(_ x: Double, near reference: Double) -> Double {
+                x - ((x - reference) / p).rounded() * p
+            }
+            // An answer comes once the compositor has composited, a varying few ms after the
+            // instant it latched at (1.5-6 ms under the test compositor at 1920x1200): of the
+            // recent answers put on the period's grid, the earliest is the closest to it.
+            instant = answers.map { onGrid($0.arrival, near: time) }.min() ?? time
+            // The compositor's own time for the frame (wlroots: the vblank's, weston: the latest
+            // presentation's) is that instant in whole ms, truncated: each says it lies in
+            // [stamp, stamp + 1) on the grid, and at a period that is no whole number of ms the
+            // stamps together pin it to a fraction of a ms. Stamps that do not agree (a
+            // compositor that stamps something else) are not used.
+            if let newest = stamp {
+                let stamps = answers.compactMap(\.stamp)
+                let low = stamps.map { onGrid($0, near: newest) }.max() ?? newest
+                let high = stamps.map { onGrid($0 + 1, near: newest + 1) }.min() ?? newest + 1
+                if low <= high {
+                    // The vblank is the grid line at or before the answers (they come after it).
+                    var stamped = onGrid((low + high) / 2, near: instant)
+                    if stamped > instant + 0.5 { stamped -= p }
+                    instant = stamped
+                }
+            }
         }
         presented(at: instant, refresh: refresh, target: target)
     }
@@ -221,8 +243,9 @@ struct FramePacer {
     /// commit is queued for a vblank still to come, input arrived after its drawing began (so it
     /// does not show it), input is known to come no faster than the display refreshes (faster
     /// input is folded instead; at a gesture's first frames the rate is not known yet), and a
-    /// typical frame started now still makes that vblank. The compositor
-    /// then shows the newer commit and discards the queued one. Without this the input waited
+    /// typical frame started now (+ the least margin) still makes that vblank. The compositor
+    /// then shows the newer commit and discards the queued one (and one that does not make it
+    /// is shown at the next vblank, as the frame drawn after that vblank would have been). Without this the input waited
     /// for that vblank and was drawn for the next: at 120 Hz, touch arriving just after an
     /// animation's frame (labels fading, tiles landing) was committed waited 6-10 ms and was
     /// shown a refresh late, the frames that set the p99 (docs/LATENCY.md, "The 120 Hz tail").
@@ -230,7 +253,7 @@ struct FramePacer {
     func replacementTarget(now: Double) -> Double? {
         guard let last = lastTarget, now < last, last != replacedTarget, let newest = inputs.last,
               let drawn = lastDrawStart, newest > drawn, let p = period, let gap = inputGap(now: now), gap >= p * 0.9,
-              now + typicalDraw + margin <= last else { return nil }
+              now + typicalDraw + FramePacer.minimumMargin <= last else { return nil }
         return last
     }
 

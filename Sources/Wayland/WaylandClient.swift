@@ -243,7 +243,7 @@ public final class WaylandClient {
                                 fullscreen: options.fullscreen)
         self.window = window
         window.onClose = { [weak self] in self?.running = false }
-        window.onFrameDone = { [weak self] in self?.frameCallbackAnswered() }
+        window.onFrameDone = { [weak self] time in self?.frameCallbackAnswered(time: time) }
         defer { teardown() }
         let fd = wl_display_get_fd(display)
         // SIGTERM and SIGINT end the run cleanly (state written, window destroyed) through the poll.
@@ -292,13 +292,16 @@ public final class WaylandClient {
         }
     }
 
-    /// Callback pacing: the answer to our frame callback gives the pacer the phase.
-    private func frameCallbackAnswered() {
+    /// Callback pacing: the answer to our frame callback (and its time for the frame, `time`
+    /// ms on the compositor's clock) gives the pacer the phase.
+    private func frameCallbackAnswered(time: UInt32) {
         let target = callbackTarget
         callbackTarget = nil
         guard pacesOnCallbacks else { return }
+        let now = monotonicMilliseconds()
         let mode = outputs.values.map(\.refreshMilliHertz).max() ?? 0
-        pacer.frameCallbackDone(at: monotonicMilliseconds(), refresh: mode >= 1000 ? 1_000_000 / Double(mode) : nil, target: target)
+        pacer.frameCallbackDone(at: now, stamp: EventClock.monotonic(time, now: now),
+                                refresh: mode >= 1000 ? 1_000_000 / Double(mode) : nil, target: target)
     }
 
     /// Milliseconds until the earliest timer, or -1 (sleep until an event) when nothing is due.

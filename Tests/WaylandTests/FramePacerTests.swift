@@ -177,6 +177,28 @@ import Testing
         #expect(abs(target - (1000 + 4 * period + 0.3)) < 0.01, "aims at the vblank, not 5 ms after it: \(target)")
     }
 
+    @Test func theCompositorsWholeMillisecondStampsPinThePhase() {
+        // Answered 2.5-5 ms after each vblank (the least delayed of them still 2.5 ms late),
+        // stamped with the vblank's time in whole ms as wlroots does.
+        var p = FramePacer()
+        for _ in 0..<50 { p.drew(duration: 2) }
+        let delays = [2.5, 4.0, 3.1, 5.0, 2.7, 3.6, 4.4, 2.9]
+        for n in 0..<16 {
+            let vblank = 1000.4 + Double(n) * period
+            p.frameCallbackDone(at: vblank + delays[n % delays.count], stamp: vblank.rounded(.down), refresh: period, target: nil)
+        }
+        let latest = 1000.4 + 15 * period
+        #expect(abs((p.vblank ?? 0) - latest) < 0.25, "the vblank within a fraction of a ms: \((p.vblank ?? 0) - latest)")
+        // Stamps of something else (they disagree with each other) are not used.
+        var q = FramePacer()
+        for n in 0..<16 {
+            let vblank = 1000.4 + Double(n) * period
+            q.frameCallbackDone(at: vblank + delays[n % delays.count], stamp: (vblank + delays[n % delays.count]).rounded(.down) + 3,
+                                refresh: period, target: nil)
+        }
+        #expect(abs((q.vblank ?? 0) - (latest + 2.5)) < 0.01, "the least delayed answer: \((q.vblank ?? 0) - latest)")
+    }
+
     /// A touch panel at about 60 Hz (16.9 ms) on a display refreshing every `refresh` ms whose
     /// compositor answers frame callbacks `delays` ms after each vblank (cycling) and sends no
     /// presentation feedback, played through the loop's rules (a replacement for the queued
