@@ -43,6 +43,8 @@ public final class WaylandClient {
     private var drawDeadline: Double?
     /// The vblank the commit that asked for the outstanding frame callback aimed at.
     private var callbackTarget: Double?
+    /// When the newest input frame was delivered to the app (monotonic ms).
+    private var lastInputAt = -Double.infinity
     private(set) var outputs: [UInt32: Output] = [:]
     private var seats: [UInt32: Seat] = [:]
     private var seatCount = 0
@@ -214,7 +216,8 @@ public final class WaylandClient {
 
     func deliver(_ frame: InputFrame) {
         let arrival = latencyProbe.map { _ in monotonicMilliseconds() }
-        pacer.input(at: arrival ?? monotonicMilliseconds())
+        lastInputAt = arrival ?? monotonicMilliseconds()
+        pacer.input(at: lastInputAt)
         app?.handle(frame)
         if let arrival, let app { latencyProbe?.delivered(frame, at: arrival, visible: app.needsFrame) }
     }
@@ -316,6 +319,11 @@ public final class WaylandClient {
         return Int32(max(0, min((next - now).rounded(.up), 60_000)))
     }
 
+    /// The earlier of the deadlines that end a wait for the frame callback (nil: none).
+    private func holdDeadline(_ a: Double?, _ b: Double?) -> Double? {
+        [a, b].compactMap { $0 }.min()
+    }
+
     private func renderIfNeeded(_ app: WaylandApp, _ window: Window) throws(WaylandError) {
         guard window.configured else { return }
         let suspended = window.isSuspended
@@ -351,13 +359,18 @@ public final class WaylandClient {
             // feedback the pacer times the frame; without it, the callback holds it until
             // answered, and the pacer, which learned the phase from the answers, times it then.
             let consumed = !pacesOnCallbacks && (window.lastCommitSequence.map { !(presentation?.isPending($0) ?? true) } ?? false)
-            if overdue {
+            // Input since our last commit, with the callback for that commit still out: drawn
+            // at the latest Window.callbackStallGrace after the commit (the callback was lost).
+            let inputWaiting = lastInputAt > window.lastCommitAt
+            let stallDeadline = window.lastCommitAt + Window.callbackStallGrace
+            let stalled = inputWaiting && window.frameCallbackPending && now >= stallDeadline - 2
+            if overdue || stalled {
                 target = pacer.target(startingAt: now)
             } else if let queued = pacer.replacementTarget(now: now) {
                 // Input the queued commit does not show, in time for its vblank: draw again for it.
                 target = queued
             } else if window.frameCallbackPending && !consumed {
-                if configure { drawDeadline = ackDeadline }
+                drawDeadline = holdDeadline(configure ? ackDeadline : nil, inputWaiting ? stallDeadline : nil)
                 return
             } else if let decision = pacer.decide(now: now) {
                 switch decision {
@@ -368,7 +381,7 @@ public final class WaylandClient {
                     target = t
                 }
             } else if window.frameCallbackPending {
-                if configure { drawDeadline = ackDeadline }
+                drawDeadline = holdDeadline(configure ? ackDeadline : nil, inputWaiting ? stallDeadline : nil)
                 return
             }
         }
