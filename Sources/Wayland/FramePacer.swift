@@ -241,8 +241,9 @@ struct FramePacer {
 
     /// The vblank to draw a frame for at once, replacing the commit queued for it, or nil. A
     /// commit is queued for a vblank still to come, input arrived after its drawing began (so it
-    /// does not show it), input is known to come no faster than the display refreshes (faster
-    /// input is folded instead; at a gesture's first frames the rate is not known yet), and a
+    /// does not show it), input is known to come no faster than the display refreshes (each of
+    /// the last three gaps at least 0.9 period; faster input is folded instead; at a gesture's
+    /// first frames the rate is not known yet), and a
     /// typical frame started now (+ the least margin) still makes that vblank. The compositor
     /// then shows the newer commit and discards the queued one (and one that does not make it
     /// is shown at the next vblank, as the frame drawn after that vblank would have been). Without this the input waited
@@ -252,7 +253,10 @@ struct FramePacer {
     /// At most one replacement a vblank.
     func replacementTarget(now: Double) -> Double? {
         guard let last = lastTarget, now < last, last != replacedTarget, let newest = inputs.last,
-              let drawn = lastDrawStart, newest > drawn, let p = period, let gap = inputGap(now: now), gap >= p * 0.9,
+              let drawn = lastDrawStart, newest > drawn, let p = period, inputGap(now: now) != nil, inputs.count >= 4,
+              // Each of the last three gaps (a median would still be a pause's at a fast gesture's
+              // start, and a late read of a 240 Hz panel makes one long gap).
+              zip(inputs.suffix(3), inputs.suffix(4)).allSatisfy({ $0 - $1 >= p * 0.9 }),
               now + typicalDraw + FramePacer.minimumMargin <= last else { return nil }
         return last
     }

@@ -300,13 +300,13 @@ import Testing
 
     // MARK: a second commit for a queued vblank
 
-    /// A pacer at 120 Hz with touch every 16.9 ms, the newest at 996, whose latest frame was shown
-    /// at 1000, and a frame without input (an animation's) drawn from 1000.2 and queued for the
-    /// next vblank.
+    /// A pacer at 120 Hz with touch every 16.9 ms, the newest at 985.6 (the next due at 1002.5),
+    /// whose latest frame was shown at 1000, and a frame without input (an animation's) drawn from
+    /// 1000.2 and queued for the next vblank.
     func animationQueued() -> FramePacer {
         var p = FramePacer()
         for _ in 0..<50 { p.drew(duration: 2) }
-        for i in 0..<9 { p.input(at: 996 - Double(8 - i) * 16.9) }
+        for i in 0..<9 { p.input(at: 985.6 - Double(8 - i) * 16.9) }
         p.presented(at: 1000, refresh: period / 2, target: nil)
         p.committed(target: 1000 + period / 2, drawnFrom: 1000.2)
         return p
@@ -315,10 +315,10 @@ import Testing
     @Test func touchAfterAQueuedAnimationFrameIsDrawnAgainForItsVblank() {
         var p = animationQueued()
         #expect(p.replacementTarget(now: 1001) == nil, "no input since that frame began")
-        p.input(at: 1001.5)
-        #expect(p.replacementTarget(now: 1001.6) == 1000 + period / 2, "drawn for the queued vblank, not the one after")
+        p.input(at: 1002.5)
+        #expect(p.replacementTarget(now: 1002.6) == 1000 + period / 2, "drawn for the queued vblank, not the one after")
         // Once replaced, that vblank gets no third commit.
-        p.committed(target: 1000 + period / 2, drawnFrom: 1001.6)
+        p.committed(target: 1000 + period / 2, drawnFrom: 1002.6)
         p.input(at: 1003)
         #expect(p.replacementTarget(now: 1003.1) == nil)
     }
@@ -343,6 +343,14 @@ import Testing
         first.committed(target: 1000 + period / 2, drawnFrom: 1000.2)
         first.input(at: 1001.5)
         #expect(first.replacementTarget(now: 1001.6) == nil)
+        // Nor when a 240 Hz panel starts a gesture after a pause (the median gap is still the pause's).
+        var resumed = FramePacer()
+        for _ in 0..<50 { resumed.drew(duration: 2) }
+        resumed.presented(at: 1000, refresh: period / 2, target: nil)
+        for t in [200.0, 600.0, 999.0] { resumed.input(at: t) }
+        resumed.committed(target: 1000 + period / 2, drawnFrom: 1000.2)
+        resumed.input(at: 1003.2)
+        #expect(resumed.replacementTarget(now: 1003.3) == nil)
     }
 
     /// At 120 Hz with 60 Hz touch while an animation draws a frame every refresh: touch that came
