@@ -27,6 +27,9 @@ enum LatencyBench {
     /// profiler (callgrind with `--toggle-collect='*drawLikeTheWindow*'` sees just those frames' drawing).
     static var profile: String? { getenv("MERIDIAN_LATENCY_PROFILE").map { String(cString: $0) } }
     static var profilesPansOnly: Bool { profile == "pan" }
+    /// `MERIDIAN_LATENCY_FRAME_GAP=N`: the headless gestures sleep N ms before each touch frame
+    /// (default 0, back to back), as the live loop idles between frames; its caches go cold then.
+    static let frameGap = getenv("MERIDIAN_LATENCY_FRAME_GAP").flatMap { Int(String(cString: $0)) }.map { min(max($0, 0), 100) } ?? 0
     static var profilesPinchesOnly: Bool { profile == "pinch" }
 
     static func run() {
@@ -137,6 +140,7 @@ enum LatencyBench {
             var s = samples[g.kind] ?? Samples()
             for changes in g.frames {
                 clock += LatencyGestures.frameInterval
+                if frameGap > 0 { usleep(UInt32(frameGap * 1000)) }
                 _ = h.waitForTiles(timeout: 0)   // tiles that landed meanwhile, as the loop's poll would see
                 let t0 = Bench.now(), c0 = threadCPU()
                 h.handle(.touch(TouchFrame(time: clock, changes: changes)))
