@@ -108,6 +108,13 @@ final class LabelLayer: Sendable {
     static func clock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
     private let state = Mutex(State())
     static let imageCapacity = 4096
+    /// Whether `draw` blits labels straight into an image surface's pixels (`FramePixels`);
+    /// false: every label through cairo (the tests compare the two).
+    let directCompositing: Bool
+
+    init(directCompositing: Bool = true) {
+        self.directCompositing = directCompositing
+    }
 
     /// One label drawn: a small ARGB surface from cairo's own allocator (a few KiB each: the
     /// tiles' mmap-backed `RasterImage` would cost a mapping and its page faults per label).
@@ -122,16 +129,27 @@ final class LabelLayer: Sendable {
         /// A pattern made once: a frame only moves it (`cairo_set_source_surface` would make
         /// a new one per label per frame).
         let pattern: OpaquePointer?
+        /// The same pixels as a pixman image, for blits straight into the frame (`FramePixels`).
+        let pixels: OpaquePointer?
         init(surface: OpaquePointer, dx: Double, dy: Double) {
             self.surface = surface
             pattern = cairo_pattern_create_for_surface(surface)
             if let pattern { cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST) }
-            width = Double(cairo_image_surface_get_width(surface))
-            height = Double(cairo_image_surface_get_height(surface))
+            let w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface)
+            width = Double(w)
+            height = Double(h)
+            if cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32,
+               let data = cairo_image_surface_get_data(surface) {
+                pixels = pixman_image_create_bits(PIXMAN_a8r8g8b8, w, h, UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                                                  cairo_image_surface_get_stride(surface))
+            } else {
+                pixels = nil
+            }
             self.dx = dx
             self.dy = dy
         }
         deinit {
+            if let pixels { pixman_image_unref(pixels) }
             if let pattern { cairo_pattern_destroy(pattern) }
             cairo_surface_destroy(surface)
         }
@@ -190,16 +208,15 @@ final class LabelLayer: Sendable {
             if dx == 0 { pieces += set.pieces } else { pieces += set.pieces.map { $0.shifted(byWorldX: dx) } }
         }
         let joined = LabelExtraction.acrossTiles(pieces, zoom: camera.zoom, tolerance: 1 / exp2(camera.zoom))
-        var candidates: [LabelCandidate] = []
-        // Reserved whole: a candidate is a few hundred bytes, and growing the array copies them all.
-        candidates.reserveCapacity(sets.reduce(joined.count) { $0 + $1.0.candidates.count })
-        for (set, dx) in sets {
-            if dx == 0 { candidates += set.candidates } else { candidates += set.candidates.map { $0.shifted(byWorldX: dx) } }
-        }
-        candidates += joined
+        // Each tile's candidates where they are (a candidate is a few hundred bytes: copying
+        // them all into one array was a fifth of a placement's instructions).
+        var groups: [[LabelCandidate]] = []
+        groups.reserveCapacity(sets.count + 1)
+        for (set, dx) in sets { groups.append(dx == 0 ? set.candidates : set.candidates.map { $0.shifted(byWorldX: dx) }) }
+        groups.append(joined)
         let previous = state.withLock { $0.preferred }
         var placer = LabelPlacer(camera: camera)
-        let placed = placer.place(candidates, previous: previous)
+        let placed = placer.place(groups, previous: previous)
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         state.withLock { s in
             Self.startFades(&s, from: s.placed, to: placed, at: time)
@@ -321,6 +338,10 @@ final class LabelLayer: Sendable {
             // or bearing, another image (at one bearing the old image was shown after a turn).
             let zoomKey = Int(bitPattern: UInt(s.zoom.bitPattern)) &* 31 &+ Int(bitPattern: UInt(s.bearing.bitPattern))
             Self.renderMissing(s.placed, camera: camera, scale: scale, zoomKey: zoomKey, into: &s.images)
+            // Labels at full opacity go straight into the frame's pixels when it is a plain image
+            // (pixman's blit, as cairo's fill makes it, without cairo's work around it per label).
+            var frame = directCompositing ? FramePixels(cr) : nil
+            defer { frame?.finish() }
             for l in s.leaving.isEmpty ? s.placed : s.leaving + s.placed {
                 let a = camera.screenPoint(ofWorld: l.anchor)
                 guard Self.isShown(l, at: a, in: camera.size) else { continue }
@@ -339,6 +360,12 @@ final class LabelLayer: Sendable {
                 let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
                 let iw = image.width, ih = image.height
                 guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
+                if alpha >= 1, let source = image.pixels, frame != nil {
+                    frame!.over(source, x: deviceOrigin.x + x, y: deviceOrigin.y + y, width: iw, height: ih)
+                    continue
+                }
+                // cairo draws next: it must see the pixels blitted so far.
+                frame?.markDirty()
                 guard let pattern = image.pattern else { continue }
                 var m = cairo_matrix_t()
                 cairo_matrix_init_translate(&m, -(deviceOrigin.x + x), -(deviceOrigin.y + y))
@@ -355,6 +382,74 @@ final class LabelLayer: Sendable {
                     cairo_fill(cr)
                 }
             }
+        }
+    }
+
+    /// The frame `draw` blits into, when labels can go straight into its pixels: an ARGB32 or
+    /// RGB24 image surface drawn through an identity matrix with no device offset or scale, the
+    /// OVER operator and a clip of one whole-pixel rectangle. Each label is then one
+    /// `pixman_image_composite32` of its image, cut to the clip: the same pixman OVER blit cairo's
+    /// fill of the label's rectangle ends in (so the same pixels), without cairo's state, path,
+    /// clip and compositor work per label, which was most of a warm pan frame's label cost.
+    struct FramePixels {
+        private let surface: OpaquePointer
+        private let image: OpaquePointer
+        private let clip: (x0: Double, y0: Double, x1: Double, y1: Double)
+        private var dirty = false
+
+        init?(_ cr: OpaquePointer) {
+            guard cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let target = cairo_get_group_target(cr),
+                  cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE, cairo_surface_status(target) == CAIRO_STATUS_SUCCESS
+            else { return nil }
+            let format: pixman_format_code_t
+            switch cairo_image_surface_get_format(target) {
+            case CAIRO_FORMAT_ARGB32: format = PIXMAN_a8r8g8b8
+            case CAIRO_FORMAT_RGB24: format = PIXMAN_x8r8g8b8
+            default: return nil
+            }
+            var m = cairo_matrix_t()
+            cairo_get_matrix(cr, &m)
+            guard m.xx == 1, m.yy == 1, m.xy == 0, m.yx == 0, m.x0 == 0, m.y0 == 0 else { return nil }
+            var ox = 0.0, oy = 0.0, sx = 0.0, sy = 0.0
+            cairo_surface_get_device_offset(target, &ox, &oy)
+            cairo_surface_get_device_scale(target, &sx, &sy)
+            guard ox == 0, oy == 0, sx == 1, sy == 1 else { return nil }
+            guard let list = cairo_copy_clip_rectangle_list(cr) else { return nil }
+            defer { cairo_rectangle_list_destroy(list) }
+            guard list.pointee.status == CAIRO_STATUS_SUCCESS, list.pointee.num_rectangles == 1, let r = list.pointee.rectangles?.pointee,
+                  r.x == r.x.rounded(), r.y == r.y.rounded(), r.width == r.width.rounded(), r.height == r.height.rounded()
+            else { return nil }
+            let w = cairo_image_surface_get_width(target), h = cairo_image_surface_get_height(target)
+            cairo_surface_flush(target)
+            guard let data = cairo_image_surface_get_data(target),
+                  let image = pixman_image_create_bits(format, w, h, UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                                                       cairo_image_surface_get_stride(target))
+            else { return nil }
+            surface = target
+            self.image = image
+            clip = (max(r.x, 0), max(r.y, 0), min(r.x + r.width, Double(w)), min(r.y + r.height, Double(h)))
+        }
+
+        /// `source` (premultiplied ARGB) over the frame with its top-left at (x, y), device px
+        /// (whole), cut to the clip.
+        mutating func over(_ source: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
+            let x0 = max(x, clip.x0), y0 = max(y, clip.y0), x1 = min(x + width, clip.x1), y1 = min(y + height, clip.y1)
+            guard x1 > x0, y1 > y0 else { return }
+            pixman_image_composite32(PIXMAN_OP_OVER, source, nil, image, Int32(x0 - x), Int32(y0 - y), 0, 0,
+                                     Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
+            dirty = true
+        }
+
+        /// Tells cairo the pixels changed under it (before it draws into them again).
+        mutating func markDirty() {
+            guard dirty else { return }
+            cairo_surface_mark_dirty(surface)
+            dirty = false
+        }
+
+        mutating func finish() {
+            markDirty()
+            pixman_image_unref(image)
         }
     }
 
