@@ -147,11 +147,12 @@ struct LabelPlacer {
         ids.reserveCapacity(count)
         wasShown.reserveCapacity(count)
         priorities.reserveCapacity(count)
-        for (g, group) in groups.enumerated() {
-            for (i, c) in group.enumerated() {
+        // (Indexed, not enumerated: enumerating copies each candidate out of its array.)
+        for g in groups.indices {
+            for i in groups[g].indices {
                 ids.append((Int32(g), Int32(i)))
-                wasShown.append(previous.contains(c.identity))
-                priorities.append(c.priority)
+                wasShown.append(previous.contains(groups[g][i].identity))
+                priorities.append(groups[g][i].priority)
             }
         }
         var order = Array(0..<count)
@@ -163,15 +164,32 @@ struct LabelPlacer {
         var seen = Set<Int>()
         seen.reserveCapacity(count)
         var out: [PlacedLabel] = []
+        out.reserveCapacity(min(count, 512))
         let view = LabelBox(minX: -Self.margin, minY: -Self.margin, maxX: size.width + Self.margin, maxY: size.height + Self.margin)
         boxes.reserveCapacity(4 * count)
-        // (A name repeated along a street's pieces is thinned when the tile is laid out, as
-        // MapLibre does: `LabelExtraction.candidates`.)
-        for k in order {
-            let id = ids[k]
-            if let label = place(groups[Int(id.group)][Int(id.index)], view: view, seen: &seen) { out.append(label) }
+        // Each candidate read in place through its tile's buffer (a candidate taken from the
+        // nested arrays was copied first, then released: a sixth of a placement).
+        var buffers: [UnsafeBufferPointer<LabelCandidate>] = []
+        buffers.reserveCapacity(groups.count)
+        Self.withBuffers(groups[...], &buffers) { buffers in
+            // (A name repeated along a street's pieces is thinned when the tile is laid out, as
+            // MapLibre does: `LabelExtraction.candidates`.)
+            for k in order {
+                let id = ids[k]
+                if let label = place(buffers[Int(id.group)][Int(id.index)], view: view, seen: &seen) { out.append(label) }
+            }
         }
         return out
+    }
+
+    /// `body` given a buffer over each of `groups` (and those in `buffers` before them).
+    private static func withBuffers(_ groups: ArraySlice<[LabelCandidate]>, _ buffers: inout [UnsafeBufferPointer<LabelCandidate>],
+                                    _ body: ([UnsafeBufferPointer<LabelCandidate>]) -> Void) {
+        guard let first = groups.first else { return body(buffers) }
+        first.withUnsafeBufferPointer { buffer in
+            buffers.append(buffer)
+            withBuffers(groups.dropFirst(), &buffers, body)
+        }
     }
 
     /// One candidate placed or not: its boxes are worked out and tested first, and only a
