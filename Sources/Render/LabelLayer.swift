@@ -148,6 +148,35 @@ final class LabelLayer: Sendable {
             self.dx = dx
             self.dy = dy
         }
+        /// The rectangle (px of the image, end exclusive) outside which every pixel is clear.
+        struct Ink { var x0: Int32, y0: Int32, x1: Int32, y1: Int32 }
+        /// Found once the image is drawn (under the layer's lock, or by the one thread that drew it).
+        private var measured: Ink?
+
+        /// The image's `Ink` (the halo's outer pixels and the padding around it are clear: a
+        /// blit of only this rectangle leaves the same frame and copies a fraction fewer pixels).
+        func ink() -> Ink {
+            if let measured { return measured }
+            let w = Int32(width), h = Int32(height)
+            var found = Ink(x0: w, y0: h, x1: 0, y1: 0)
+            if let data = cairo_image_surface_get_data(surface) {
+                let stride = Int(cairo_image_surface_get_stride(surface))
+                for y in 0..<Int(h) {
+                    let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                    guard let first = (0..<Int(w)).first(where: { row[$0] != 0 }) else { continue }
+                    let last = (first..<Int(w)).last(where: { row[$0] != 0 }) ?? first
+                    found.x0 = min(found.x0, Int32(first))
+                    found.x1 = max(found.x1, Int32(last + 1))
+                    found.y0 = min(found.y0, Int32(y))
+                    found.y1 = Int32(y + 1)
+                }
+            } else {
+                found = Ink(x0: 0, y0: 0, x1: w, y1: h)
+            }
+            measured = found
+            return found
+        }
+
         deinit {
             if let pixels { pixman_image_unref(pixels) }
             if let pattern { cairo_pattern_destroy(pattern) }
@@ -342,44 +371,48 @@ final class LabelLayer: Sendable {
             // (pixman's blit, as cairo's fill makes it, without cairo's work around it per label).
             var frame = directCompositing ? FramePixels(cr) : nil
             defer { frame?.finish() }
-            for l in s.leaving.isEmpty ? s.placed : s.leaving + s.placed {
-                let a = camera.screenPoint(ofWorld: l.anchor)
-                guard Self.isShown(l, at: a, in: camera.size) else { continue }
-                let alpha = time.flatMap { t in s.fades[l.identity]?.opacity(at: t) } ?? 1
-                guard alpha > 0 else { continue }
-                let key = Self.imageKey(l, zoomKey: zoomKey)
-                let image: LabelImage
-                if let hit = s.images[key] {
-                    image = hit
-                } else {
-                    guard let made = Self.render(l, scale: scale) else { continue }
-                    if s.images.count >= Self.imageCapacity { s.images.removeAll() }
-                    s.images[key] = made
-                    image = made
-                }
-                let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
-                let iw = image.width, ih = image.height
-                guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
-                if alpha >= 1, let source = image.pixels, frame != nil {
-                    frame!.over(source, x: deviceOrigin.x + x, y: deviceOrigin.y + y, width: iw, height: ih)
-                    continue
-                }
-                // cairo draws next: it must see the pixels blitted so far.
-                frame?.markDirty()
-                guard let pattern = image.pattern else { continue }
-                var m = cairo_matrix_t()
-                cairo_matrix_init_translate(&m, -(deviceOrigin.x + x), -(deviceOrigin.y + y))
-                cairo_pattern_set_matrix(pattern, &m)
-                cairo_set_source(cr, pattern)
-                cairo_rectangle(cr, deviceOrigin.x + x, deviceOrigin.y + y, iw, ih)
-                if alpha < 1 {
-                    // Only a fading label pays for the clip and the alpha.
-                    cairo_save(cr)
-                    cairo_clip(cr)
-                    cairo_paint_with_alpha(cr, alpha)
-                    cairo_restore(cr)
-                } else {
-                    cairo_fill(cr)
+            // Read in place (a `for` over the labels copied each one out, every frame).
+            let shown = s.leaving.isEmpty ? s.placed : s.leaving + s.placed
+            shown.withUnsafeBufferPointer { labels in
+                for i in labels.indices {
+                    let a = camera.screenPoint(ofWorld: labels[i].anchor)
+                    guard Self.isShown(labels[i], at: a, in: camera.size) else { continue }
+                    let alpha = time.flatMap { t in s.fades[labels[i].identity]?.opacity(at: t) } ?? 1
+                    guard alpha > 0 else { continue }
+                    let key = Self.imageKey(labels[i], zoomKey: zoomKey)
+                    let image: LabelImage
+                    if let hit = s.images[key] {
+                        image = hit
+                    } else {
+                        guard let made = Self.render(labels[i], scale: scale) else { continue }
+                        if s.images.count >= Self.imageCapacity { s.images.removeAll() }
+                        s.images[key] = made
+                        image = made
+                    }
+                    let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
+                    let iw = image.width, ih = image.height
+                    guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
+                    if alpha >= 1, let source = image.pixels, frame != nil {
+                        frame!.over(source, ink: image.ink(), x: deviceOrigin.x + x, y: deviceOrigin.y + y)
+                        continue
+                    }
+                    // cairo draws next: it must see the pixels blitted so far.
+                    frame?.markDirty()
+                    guard let pattern = image.pattern else { continue }
+                    var m = cairo_matrix_t()
+                    cairo_matrix_init_translate(&m, -(deviceOrigin.x + x), -(deviceOrigin.y + y))
+                    cairo_pattern_set_matrix(pattern, &m)
+                    cairo_set_source(cr, pattern)
+                    cairo_rectangle(cr, deviceOrigin.x + x, deviceOrigin.y + y, iw, ih)
+                    if alpha < 1 {
+                        // Only a fading label pays for the clip and the alpha.
+                        cairo_save(cr)
+                        cairo_clip(cr)
+                        cairo_paint_with_alpha(cr, alpha)
+                        cairo_restore(cr)
+                    } else {
+                        cairo_fill(cr)
+                    }
                 }
             }
         }
@@ -430,10 +463,12 @@ final class LabelLayer: Sendable {
             clip = (max(r.x, 0), max(r.y, 0), min(r.x + r.width, Double(w)), min(r.y + r.height, Double(h)))
         }
 
-        /// `source` (premultiplied ARGB) over the frame with its top-left at (x, y), device px
-        /// (whole), cut to the clip.
-        mutating func over(_ source: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
-            let x0 = max(x, clip.x0), y0 = max(y, clip.y0), x1 = min(x + width, clip.x1), y1 = min(y + height, clip.y1)
+        /// The `ink` rectangle of `source` (premultiplied ARGB; outside it every pixel is clear,
+        /// which OVER leaves the frame as it is) over the frame with the source's top-left at
+        /// (x, y), device px (whole), cut to the clip.
+        mutating func over(_ source: OpaquePointer, ink: LabelImage.Ink, x: Double, y: Double) {
+            let x0 = max(x + Double(ink.x0), clip.x0), y0 = max(y + Double(ink.y0), clip.y0)
+            let x1 = min(x + Double(ink.x1), clip.x1), y1 = min(y + Double(ink.y1), clip.y1)
             guard x1 > x0, y1 > y0 else { return }
             pixman_image_composite32(PIXMAN_OP_OVER, source, nil, image, Int32(x0 - x), Int32(y0 - y), 0, 0,
                                      Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
@@ -485,7 +520,10 @@ final class LabelLayer: Sendable {
         let made = Mutex<[Int: LabelImage]>([:])
         let todo = missing
         DispatchQueue.concurrentPerform(iterations: todo.count) { i in
-            if let image = render(todo[i].label, scale: scale) { made.withLock { $0[todo[i].key] = image } }
+            if let image = render(todo[i].label, scale: scale) {
+                _ = image.ink()
+                made.withLock { $0[todo[i].key] = image }
+            }
         }
         if images.count + missing.count > imageCapacity { images.removeAll() }
         images.merge(made.withLock { $0 }) { _, new in new }
