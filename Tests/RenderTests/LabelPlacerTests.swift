@@ -147,7 +147,9 @@ final class LabelPlacerTests: XCTestCase {
         var unlabelled = make(direct: false)
         unlabelled.showsLabels = false
         /// A 600x560 frame with the 512x512 view drawn 37 px right and 23 down, under `clip`.
-        func pixels(_ r: MapRenderer, opaque: Bool, clip: [(Double, Double, Double, Double)], pan: Bool) throws -> [UInt8] {
+        func pixels(_ r: MapRenderer, opaque: Bool, clip: [(Double, Double, Double, Double)], pan: Bool, bearing: Double = 0) throws -> [UInt8] {
+            var camera = camera
+            camera.bearing = bearing
             let image = try XCTUnwrap(RasterImage(width: 600, height: 560, opaque: opaque))
             let cr = try XCTUnwrap(cairo_create(image.surface))
             defer { cairo_destroy(cr) }
@@ -180,6 +182,13 @@ final class LabelPlacerTests: XCTestCase {
             XCTAssertGreaterThan(labelled, 2000, "the labels drew something (opaque \(opaque), clip \(clip), pan \(pan))")
             let differing = zip(a, b).filter { $0 != $1 }.count
             XCTAssertEqual(differing, 0, "bytes differing from cairo's: opaque \(opaque), clip \(clip), pan \(pan)")
+        }
+        // On a turned map (labels level on screen over the turned tiles), settled and panning.
+        for pan in [false, true] {
+            let a = try pixels(direct, opaque: true, clip: [], pan: pan, bearing: 37)
+            let b = try pixels(cairo, opaque: true, clip: [], pan: pan, bearing: 37)
+            XCTAssertGreaterThan(zip(b, try pixels(unlabelled, opaque: true, clip: [], pan: pan, bearing: 37)).filter { $0 != $1 }.count, 2000)
+            XCTAssertEqual(zip(a, b).filter { $0 != $1 }.count, 0, "bytes differing from cairo's at bearing 37, pan \(pan)")
         }
     }
 
