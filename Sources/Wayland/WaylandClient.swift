@@ -41,6 +41,8 @@ public final class WaylandClient {
     private var targets: [UInt64: Double] = [:]
     /// When the pacer wants the loop to look again (a frame due then).
     private var drawDeadline: Double?
+    /// When the newest input frame was delivered to the app (monotonic ms).
+    private var lastInputAt = -Double.infinity
     private(set) var outputs: [UInt32: Output] = [:]
     private var seats: [UInt32: Seat] = [:]
     private var seatCount = 0
@@ -206,7 +208,8 @@ public final class WaylandClient {
 
     func deliver(_ frame: InputFrame) {
         let arrival = latencyProbe.map { _ in monotonicMilliseconds() }
-        pacer.input(at: arrival ?? monotonicMilliseconds())
+        lastInputAt = arrival ?? monotonicMilliseconds()
+        pacer.input(at: lastInputAt)
         app?.handle(frame)
         if let arrival, let app { latencyProbe?.delivered(frame, at: arrival, visible: app.needsFrame) }
     }
@@ -295,6 +298,11 @@ public final class WaylandClient {
         return Int32(max(0, min((next - now).rounded(.up), 60_000)))
     }
 
+    /// The earlier of the deadlines that end a wait for the frame callback (nil: none).
+    private func holdDeadline(_ a: Double?, _ b: Double?) -> Double? {
+        [a, b].compactMap { $0 }.min()
+    }
+
     private func renderIfNeeded(_ app: WaylandApp, _ window: Window) throws(WaylandError) {
         guard window.configured else { return }
         let suspended = window.isSuspended
@@ -329,10 +337,15 @@ public final class WaylandClient {
             // yet taken our last frame (a hidden window, a stalled compositor). With presentation
             // feedback the pacer times the frame; without it, the callback does.
             let consumed = window.lastCommitSequence.map { !(presentation?.isPending($0) ?? true) } ?? false
-            if overdue {
+            // Input since our last commit, with the callback for that commit still out: drawn
+            // at the latest Window.callbackStallGrace after the commit (the callback was lost).
+            let inputWaiting = lastInputAt > window.lastCommitAt
+            let stallDeadline = window.lastCommitAt + Window.callbackStallGrace
+            let stalled = inputWaiting && window.frameCallbackPending && now >= stallDeadline - 2
+            if overdue || stalled {
                 target = pacer.target(startingAt: now)
             } else if window.frameCallbackPending && !consumed {
-                if configure { drawDeadline = ackDeadline }
+                drawDeadline = holdDeadline(configure ? ackDeadline : nil, inputWaiting ? stallDeadline : nil)
                 return
             } else if pacedByPresentation, let decision = pacer.decide(now: now) {
                 switch decision {
@@ -343,7 +356,7 @@ public final class WaylandClient {
                     target = t
                 }
             } else if window.frameCallbackPending {
-                if configure { drawDeadline = ackDeadline }
+                drawDeadline = holdDeadline(configure ? ackDeadline : nil, inputWaiting ? stallDeadline : nil)
                 return
             }
         }

@@ -69,6 +69,13 @@ final class Window {
     /// How long a configure may wait for the compositor's frame callback before it is drawn
     /// anyway: a hidden window, or a compositor that stopped answering, still gets its ack.
     static let configureGrace = 500.0
+    /// How long a frame callback may stay unanswered after our last commit before new input is
+    /// drawn anyway. Input reaching the window says it is on screen, so a compositor that holds
+    /// the callback longer has lost it (wlroots 0.15's scene never answers one again after its
+    /// output was removed and re-added): the finger is then drawn at this interval, not never.
+    static let callbackStallGrace = 100.0
+    /// When the newest frame was committed (monotonic ms; -infinity before the first).
+    private(set) var lastCommitAt = -Double.infinity
     /// Window size and scale as last committed (viewport, buffer scale, opaque region).
     private var committedLayout: (width: Int, height: Int, scale: Double)?
     var frameCallbackPending: Bool { frameCallback != nil }
@@ -227,6 +234,7 @@ final class Window {
         buffers.attached(buffer)
         lastCommitSequence = client.presentation?.request(for: surface)
         wl_surface_commit(surface)
+        lastCommitAt = monotonicMilliseconds()
         forceDraw = false
         configurePending = false
         return .committed

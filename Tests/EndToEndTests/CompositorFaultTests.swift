@@ -30,13 +30,11 @@ final class CompositorFaultTests: XCTestCase {
     }
 
     /// wlroots 0.15's scene (the test compositor) never answers a frame callback again once the
-    /// output is removed and re-added — weston-simple-shm stalls there as well — so the correct
-    /// frame is checked through a configure to a new size, which meridian must draw within its
-    /// configure grace (one to the same size is acked with a bare commit and draws nothing: the
-    /// test passed through it only while a sleep let the frame out before the callbacks stopped).
-    /// Seen in meridian's protocol log: the frame before the removal asked for a callback that
-    /// never comes and its feedback was discarded; with no pacer decision left, meridian waits
-    /// for that callback, so a motion after it stays undrawn until something forces a frame.
+    /// output is removed and re-added (weston-simple-shm stalls there as well). Meridian takes
+    /// input as proof that it is on screen: a callback still out Window.callbackStallGrace after
+    /// its commit no longer holds the finger's frame back, so every move is drawn, within about
+    /// 100 ms, with no configure or other nudge from the compositor. Before, the motion after
+    /// the re-add stayed undrawn until something forced a frame.
     func testTheOutputRemovedAndReAddedMidGestureKeepsTrackingTheFinger() throws {
         let s = try start()
         try s.inject(["down 0 200 300", "frame"])
@@ -48,9 +46,14 @@ final class CompositorFaultTests: XCTestCase {
             try s.compositor.send("output-add")
         }
         XCTAssertNil(s.app.exitStatus, "meridian survived: \(s.app.standardError)")
-        try s.inject(["configure 580 880"])
         let shot = try s.compositor.screenshot { $0.showsTouchMarker(x: 260, y: 380) }
         XCTAssertTrue(shot.showsTouchMarker(x: 260, y: 380), "the frame shows the finger where it is now")
+        // And the moves after that, each drawn although no callback is answered any more.
+        for (x, y) in [(300, 420), (340, 460)] {
+            try s.inject(["motion 0 \(x) \(y)", "frame"])
+            let moved = try s.compositor.screenshot { $0.showsTouchMarker(x: x, y: y) }
+            XCTAssertTrue(moved.showsTouchMarker(x: x, y: y), "the finger drawn at \(x),\(y)")
+        }
         try s.inject(["up 0", "frame"])
         let state = try s.finish()
         assertFiniteCamera(state)
