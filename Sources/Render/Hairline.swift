@@ -15,6 +15,9 @@ struct HairlineCanvas {
     private let rowPixels: Int
     let width: Int
     let height: Int
+    /// The pixels drawn (an edge tile's visible part; the whole image by default): the others
+    /// are left as they are, the ones inside get the same values as without it.
+    var area: TileArea
 
     /// A canvas over `surface`'s pixels; nil unless it is a 32-bit image surface.
     /// Call `cairo_surface_flush` before drawing and `cairo_surface_mark_dirty` after.
@@ -26,12 +29,13 @@ struct HairlineCanvas {
         rowPixels = Int(cairo_image_surface_get_stride(surface)) / 4
         width = Int(cairo_image_surface_get_width(surface))
         height = Int(cairo_image_surface_get_height(surface))
+        area = TileArea(x0: 0, y0: 0, x1: width, y1: height)
     }
 
     /// Blends `color` (0xRRGGBB) at `alpha` (0…1) into the pixel at column `x`, row `y`.
     @inline(__always)
     private func plot(_ x: Int, _ y: Int, _ color: UInt32, _ alpha: Double) {
-        guard x >= 0, y >= 0, x < width, y < height, alpha > 0 else { return }
+        guard x >= area.x0, y >= area.y0, x < area.x1, y < area.y1, alpha > 0 else { return }
         let a = UInt32(min(alpha, 1) * 256)
         let p = data + (y * rowPixels + x)
         let d = p.pointee
@@ -45,6 +49,10 @@ struct HairlineCanvas {
 
     /// One segment in device pixels (cairo's convention: pixel centres at +0.5).
     func segment(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, color: UInt32, alpha: Double) {
+        // Wu's pixels lie within 2 px of the segment's box: one wholly outside the drawn area
+        // plots nothing (NaN ends fail the test and go on, as before).
+        if max(ax, bx) < Double(area.x0) - 3 || min(ax, bx) > Double(area.x1) + 3
+            || max(ay, by) < Double(area.y0) - 3 || min(ay, by) > Double(area.y1) + 3 { return }
         // Wu's algorithm puts pixel centres on integers.
         var x0 = ax - 0.5, y0 = ay - 0.5, x1 = bx - 0.5, y1 = by - 0.5
         let steep = abs(y1 - y0) > abs(x1 - x0)

@@ -178,8 +178,43 @@ public struct MapRenderer: Sendable {
     /// Blocks; for headless runs, screenshots and tests. Same camera, same pixels.
     @discardableResult
     public func drawSynchronously(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero) -> FrameReport {
-        let drawn = cache.renderNowWithLabels(tiles(for: camera))
+        // Edge tiles only as far as the frame shows them: a cold 1920x1200 frame drew about
+        // 1.4× the screen's pixels when they were drawn whole.
+        let drawn = cache.renderNowWithLabels(tiles(for: camera), areas: shownAreas(camera, at: origin))
         return composite(camera, found: drawn.images, labels: drawn.labels, into: cr, at: origin, moving: false)
+    }
+
+    /// The part of each visible tile a settled north-up frame of `camera` at `origin` reads, for
+    /// the tiles it shows only in part (edge tiles); whole tiles, and every tile of a turned
+    /// frame, are left out (drawn whole). One spare pixel around a copied tile's part (the
+    /// frame snaps tiles to whole device pixels), three around a scaled one's (the filter
+    /// reads its neighbours).
+    func shownAreas(_ camera: MapCamera, at origin: ScreenPoint = .zero) -> [TileKey: TileArea] {
+        guard camera.bearing == 0 else { return [:] }
+        let pixelSize = tilePixelSize(for: camera)
+        var areas: [TileKey: TileArea] = [:]
+        var whole = Set<TileKey>()
+        for c in camera.visibleTiles(tileZoom: Self.tileZoom(for: camera)) {
+            let key = tileKey(c, pixelSize, bearing: camera.bearing)
+            guard c.size > 0 else { continue }
+            let k = Double(pixelSize) / c.size
+            let pad = abs(c.size * cache.scale - Double(pixelSize)) < 1e-6 ? 1.0 : 3.0
+            // The view's box in the tile's pixels (the frame's origin moves tile and view alike).
+            let x0 = ((0 - c.origin.x) * k - pad).rounded(.down), y0 = ((0 - c.origin.y) * k - pad).rounded(.down)
+            let x1 = ((camera.size.width - c.origin.x) * k + pad).rounded(.up)
+            let y1 = ((camera.size.height - c.origin.y) * k + pad).rounded(.up)
+            let limit = Double(pixelSize)
+            let area = TileArea(x0: Int(min(max(x0, 0), limit)), y0: Int(min(max(y0, 0), limit)),
+                                x1: Int(min(max(x1, 0), limit)), y1: Int(min(max(y1, 0), limit)))
+            if area.contains(.whole(pixelSize)) || whole.contains(key) {
+                whole.insert(key)
+                areas[key] = nil
+            } else {
+                // A tile shown twice (two world copies) is drawn where either shows it.
+                areas[key] = areas[key].map { $0.union(area) } ?? area
+            }
+        }
+        return areas
     }
 
     /// The labels on screen now, in view coordinates for `camera` (the state dump's `map.labels`).

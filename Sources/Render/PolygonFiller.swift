@@ -40,6 +40,11 @@ final class PolygonFiller: @unchecked Sendable {
 
     private(set) var width = 0
     private(set) var height = 0
+    /// The pixels drawn (an edge tile's visible part; the whole image unless `prepare` was
+    /// given an area). Rows outside it are never walked and columns right of it never written;
+    /// columns left of it still are, since a row's running sum starts at column 0. So the pixels
+    /// inside are the same bytes as when the whole image is filled.
+    private var clipTop = 0, clipBottom = 0, clipLeft = 0, clipRight = 0
     private var stride: Int { width + 2 }
 
     /// The ring being added: its first and last accepted vertices.
@@ -66,9 +71,12 @@ final class PolygonFiller: @unchecked Sendable {
 
     /// Readies the filler for an image of `width` × `height` pixels, discarding any ring in
     /// progress. The cells are all zero between fills, so a new size only needs more room.
-    func prepare(width: Int, height: Int) {
+    func prepare(width: Int, height: Int, area: TileArea? = nil) {
         clear()
         let w = max(width, 0), h = max(height, 0)
+        let a = area ?? TileArea(x0: 0, y0: 0, x1: w, y1: h)
+        clipLeft = min(max(a.x0, 0), w); clipRight = min(max(a.x1, clipLeft), w)
+        clipTop = min(max(a.y0, 0), h); clipBottom = min(max(a.y1, clipTop), h)
         if (w + 2) * h > cellCapacity {
             cells.deallocate()
             cellCapacity = (w + 2) * h
@@ -129,7 +137,9 @@ final class PolygonFiller: @unchecked Sendable {
         // Rows are walked downwards; the direction becomes the sign of the coverage.
         let (x0, y0, x1, y1, direction) = ay < by ? (ax, ay, bx, by, 1.0) : (bx, by, ax, ay, -1.0)
         let top = max(y0, 0), bottom = min(y1, Double(height))
-        guard top < bottom else { return }
+        // Rows outside the drawn area are never walked (an edge wholly above or below it
+        // deposits nothing there).
+        guard top < bottom, bottom > Double(clipTop), top < Double(clipBottom) else { return }
         let slope = (x1 - x0) / (y1 - y0)
         let lo = min(x0, x1), hi = max(x0, x1)
         let xTop = top == y0 ? x0 : min(max(x0 + (top - y0) * slope, lo), hi)
@@ -149,7 +159,10 @@ final class PolygonFiller: @unchecked Sendable {
             clipColumns(border, y, x1, y1, direction)
             return
         }
-        if max(x0, x1) <= 0 {
+        if min(x0, x1) >= Double(clipRight) {
+            // Right of the drawn area: its cells only change pixels right of it.
+            return
+        } else if max(x0, x1) <= 0 {
             // Left of the image: only the cover it adds to the whole row is left.
             rows(0, y0, 0, y1, direction)
         } else if min(x0, x1) >= w {
@@ -172,16 +185,21 @@ final class PolygonFiller: @unchecked Sendable {
         // An edge ending on a row's top border does not enter that row.
         if Double(lastRow) == y1 { lastRow &-= 1 }
         lastRow = min(lastRow, height &- 1)
-        guard firstRow <= lastRow else { return }
+        // Only the rows of the drawn area.
+        let from = max(firstRow, clipTop), to = min(lastRow, clipBottom &- 1)
+        guard from <= to else { return }
         if firstRow == lastRow {
             // Most edges of real data at tile scale are this short.
             deposit(row: firstRow, x0, x1, (y1 - y0) * direction)
         } else {
             let w = Double(width)
             let slope = (x1 - x0) / (y1 - y0)
-            var xa = x0, top = y0
-            var row = firstRow
-            while row < lastRow {
+            var row = from
+            // Where the edge enters the first row walked: the same sum as the walk from its
+            // start gives, so a clipped walk deposits the same values.
+            var xa = row == firstRow ? x0 : min(max(x0 + (Double(row) - y0) * slope, 0), w)
+            var top = row == firstRow ? y0 : Double(row)
+            while row < lastRow && row <= to {
                 let bottom = Double(row &+ 1)
                 // From the edge's start each time, so long edges gather no rounding drift.
                 let xb = min(max(x0 + (bottom - y0) * slope, 0), w)
@@ -189,10 +207,10 @@ final class PolygonFiller: @unchecked Sendable {
                 xa = xb; top = bottom
                 row &+= 1
             }
-            deposit(row: lastRow, xa, x1, (y1 - top) * direction)
+            if lastRow <= to { deposit(row: lastRow, xa, x1, (y1 - top) * direction) }
         }
-        dirtyTop = min(dirtyTop, firstRow)
-        dirtyBottom = max(dirtyBottom, lastRow)
+        dirtyTop = min(dirtyTop, from)
+        dirtyBottom = max(dirtyBottom, to)
     }
 
     /// Adds a piece of edge within one row, running from xa to xb (0…width) over a height of
@@ -287,8 +305,14 @@ final class PolygonFiller: @unchecked Sendable {
 
     /// Runs the running sums over the touched rows, handing each run of equal coverage
     /// (row, first column, end column, coverage) to `span`, and zeroes the cells read.
-    private func resolve(_ span: (Int, Int, Int, Float) -> Void) {
+    private func resolve(_ draw: (Int, Int, Int, Float) -> Void) {
         guard dirtyTop <= dirtyBottom else { return }
+        // Spans are cut to the drawn area's columns.
+        let left = clipLeft, right = clipRight
+        @inline(__always) func span(_ row: Int, _ from: Int, _ to: Int, _ coverage: Float) {
+            let a = max(from, left), b = min(to, right)
+            if a < b { draw(row, a, b, coverage) }
+        }
         for row in dirtyTop...dirtyBottom {
             let line = cells + row &* stride
             let words = blocks + row &* wordsPerRow
@@ -323,7 +347,12 @@ final class PolygonFiller: @unchecked Sendable {
                     x = end
                 }
             }
-            // Past the last block the row's cover has returned to zero (rings are closed).
+            // Past the last block the row's cover has returned to zero (rings are closed),
+            // unless edges right of the drawn area were left out: then it runs to its end.
+            if x < right {
+                let coverage = min(abs(sum), 1)
+                if coverage > 0 { span(row, x, right, coverage) }
+            }
         }
         dirtyTop = .max
         dirtyBottom = -1
@@ -364,11 +393,11 @@ final class PolygonFiller: @unchecked Sendable {
     /// More idle fillers than this are freed (a worker per core, plus a synchronous draw).
     static let poolLimit = 8
 
-    /// Runs `body` with a filler prepared for a `width` × `height` image, taken from the pool
-    /// and given back afterwards.
-    static func withFiller<R>(width: Int, height: Int, _ body: (PolygonFiller) throws -> R) rethrows -> R {
+    /// Runs `body` with a filler prepared for a `width` × `height` image (drawing only `area`
+    /// of it when given), taken from the pool and given back afterwards.
+    static func withFiller<R>(width: Int, height: Int, area: TileArea? = nil, _ body: (PolygonFiller) throws -> R) rethrows -> R {
         let filler = pool.withLock { $0.popLast() } ?? PolygonFiller()
-        filler.prepare(width: width, height: height)
+        filler.prepare(width: width, height: height, area: area)
         defer {
             filler.clear()
             pool.withLock { if $0.count < poolLimit { $0.append(filler) } }

@@ -111,7 +111,11 @@ public final class TileCache: Sendable {
     public func cached(_ tile: TileKey) -> RasterImage? { shared.state.withLock { $0.touch(tile) } }
 
     /// Whether the tile is cached, without changing its place in the LRU order.
-    public func contains(_ tile: TileKey) -> Bool { shared.state.withLock { $0.entries[tile] != nil } }
+    public func contains(_ tile: TileKey) -> Bool { shared.state.withLock { $0.entries[tile].map { $0.area == nil } ?? false } }
+
+    /// The part of `tile` drawn when only part of it is cached (an edge tile of a cold frame
+    /// drawn by `renderNow` with areas), nil when it is cached whole or not at all.
+    public func drawnArea(_ tile: TileKey) -> TileArea? { shared.state.withLock { $0.entries[tile]?.area } }
 
     /// True once after tiles have landed (and drains the pipe): the headless loop's poll.
     public func takeNewTiles() -> Bool {
@@ -185,6 +189,16 @@ public final class TileCache: Sendable {
     @discardableResult
     public func renderNow(_ tiles: [TileKey]) -> [TileKey: RasterImage] { renderNowWithLabels(tiles).images }
 
+    /// `renderNow` for one frame that shows only `areas` of some tiles (the edge tiles' parts
+    /// on screen): those are drawn only there, and cached as drawn in part, so only a frame
+    /// that needs no more of them uses them; `request`, `cached` and `renderNow` without areas
+    /// take them as missing and draw them whole. The pixels inside an area are the bytes the
+    /// whole tile has there. A tile cached in part that a frame needs more of is drawn whole.
+    @discardableResult
+    public func renderNow(_ tiles: [TileKey], areas: [TileKey: TileArea]) -> [TileKey: RasterImage] {
+        renderNowWithLabels(tiles, areas: areas).images
+    }
+
     /// The label candidates of the cached tiles among `tiles` (without touching the LRU order).
     func labels(_ tiles: [TileKey]) -> [TileKey: TileLabelSet] {
         shared.state.withLock { s in
@@ -195,30 +209,42 @@ public final class TileCache: Sendable {
     }
 
     /// `renderNow`, with each tile's label candidates.
-    func renderNowWithLabels(_ tiles: [TileKey]) -> (images: [TileKey: RasterImage], labels: [TileKey: TileLabelSet]) {
+    func renderNowWithLabels(_ tiles: [TileKey], areas: [TileKey: TileArea] = [:]) -> (images: [TileKey: RasterImage], labels: [TileKey: TileLabelSet]) {
         var found: [TileKey: RasterImage] = [:]
         var labels: [TileKey: TileLabelSet] = [:]
+        var partial: [TileKey: TileArea] = [:]
         let missing = shared.state.withLock { s in
             tiles.filter { id in
-                if let image = s.touch(id) {
+                if let image = s.touch(id, needing: areas[id]) {
                     found[id] = image
                     labels[id] = s.entries[id]?.labels
                     return false
                 }
+                // Drawn in part before and more is needed now: draw it whole, once.
+                if s.entries[id]?.area == nil, let area = areas[id] { partial[id] = area }
                 return true
             }
         }
         guard !missing.isEmpty else { return (found, labels) }
+        // The biggest jobs first, so the cores finish together: whole tiles before the parts
+        // of edge tiles, the smallest parts last (the order given among equals).
+        let jobs = missing.enumerated().sorted { a, b in
+            let pa = partial[a.element]?.pixels ?? Int.max, pb = partial[b.element]?.pixels ?? Int.max
+            return pa != pb ? pa > pb : a.offset < b.offset
+        }.map(\.element)
         let results = Mutex<[TileKey: RenderedTile]>([:])
-        let rasterizer = self.rasterizer, scale = self.scale, pool = shared.pool
-        DispatchQueue.concurrentPerform(iterations: missing.count) { i in
-            if let r = rasterizer.render(missing[i].tile, pixelSize: missing[i].pixelSize, scale: scale, bearing: missing[i].bearing, pool: pool) { results.withLock { $0[missing[i]] = r } }
+        let rasterizer = self.rasterizer, scale = self.scale, pool = shared.pool, drawnArea = partial
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            let id = jobs[i]
+            if let r = rasterizer.render(id.tile, pixelSize: id.pixelSize, scale: scale, bearing: id.bearing, pool: pool,
+                                         area: drawnArea[id]) { results.withLock { $0[id] = r } }
         }
         let rendered = results.withLock { $0 }
         shared.state.withLock { s in
             // Inserted in the order asked, so the most wanted tiles are the last evicted.
             for id in missing.reversed() { if let r = rendered[id] { s.insert(id, r, budget: byteBudget, pool: shared.pool) } }
-            s.queue.removeAll { rendered[$0] != nil }
+            // Still queued for a worker are the tiles drawn here only in part.
+            s.queue.removeAll { rendered[$0].map { $0.area == nil } ?? false }
         }
         for (id, r) in rendered {
             found[id] = r.image

@@ -70,6 +70,10 @@ struct CacheState: ~Copyable {
         var image: RasterImage
         var labels: TileLabelSet
         var lastUse: UInt64
+        /// Only this part of the tile is drawn (an edge tile of a cold frame), nil for all of it.
+        /// Such a tile is shown only by a frame that needs no more of it (`renderNow` with
+        /// areas); anything else takes it as missing and draws it whole.
+        var area: TileArea? = nil
     }
     var entries: [TileKey: Entry] = [:]
     var bytes = 0
@@ -87,8 +91,12 @@ struct CacheState: ~Copyable {
     /// A damaged planet file could fail on every tile; past this many the rest are dropped.
     static let maxErrors = 256
 
-    mutating func touch(_ id: TileKey) -> RasterImage? {
+    /// The cached tile when it is drawn whole (or at least `area` of it is), marked as just used.
+    mutating func touch(_ id: TileKey, needing area: TileArea? = nil) -> RasterImage? {
         guard let e = entries[id] else { return nil }
+        if let drawn = e.area {
+            guard let area, drawn.contains(area) else { return nil }
+        }
         clock += 1
         entries[id]?.lastUse = clock
         return e.image
@@ -99,8 +107,12 @@ struct CacheState: ~Copyable {
             if reported.insert(FailureKey(source: failure.source, tile: failure.tile)).inserted { errors.append(failure) }
         }
         clock += 1
-        if let old = entries[id] { bytes -= old.image.memoryBytes }
-        entries[id] = Entry(image: r.image, labels: r.labels, lastUse: clock)
+        if let old = entries[id] {
+            // A part drawn for one frame never replaces the whole tile a worker drew meanwhile.
+            if r.area != nil, old.area == nil { return }
+            bytes -= old.image.memoryBytes
+        }
+        entries[id] = Entry(image: r.image, labels: r.labels, lastUse: clock, area: r.area)
         bytes += r.image.memoryBytes
         // Evict least recently used first; the tile just drawn is the newest, so it stays.
         // An evicted tile's pixels go to the pool (once no frame holds it) for the next tile.

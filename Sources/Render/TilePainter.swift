@@ -32,6 +32,18 @@ struct TilePainter {
     var bearing: Double = 0
     /// While a layer with a sort key is drawn, the features of one key at a time.
     var only: ((VectorFeature) -> Bool)? = nil
+    /// Only these pixels need be drawn (an edge tile's visible part), nil for the whole tile;
+    /// the pixels inside get the same bytes as when the whole tile is drawn. The filler and the
+    /// hairlines draw only there (and skip what cannot reach it). cairo still draws the whole
+    /// tile: what its scan converter draws at a pixel depends on geometry elsewhere in the path
+    /// (leaving out a road 230 px below, or clipping it away, changed pixels at the tile's top
+    /// edge), so only a whole-tile cairo pass gives the whole tile's bytes.
+    var area: TileArea? = nil
+    /// The drawn pixels' box (the whole tile unless `area`).
+    private var drawn: (x0: Double, y0: Double, x1: Double, y1: Double) {
+        guard let a = area else { return (0, 0, pixelSize, pixelSize) }
+        return (Double(a.x0), Double(a.y0), Double(a.x1), Double(a.y1))
+    }
 
     mutating func paint(_ tiles: [PlacedTile]) {
         // Nonzero, as the filler does: MVT holes wind against their ring, and overlapping
@@ -463,7 +475,9 @@ struct TilePainter {
 
     private func hairlines(_ tiles: [PlacedTile], _ layer: DrawLayer, _ color: StyleColor, width: Double,
                            where keep: (VectorFeature) -> Bool) {
-        guard let target = cairo_get_target(cr), let canvas = HairlineCanvas(surface: target) else { return }
+        guard let target = cairo_get_target(cr), var canvas = HairlineCanvas(surface: target) else { return }
+        if let area { canvas.area = area }
+        let d = drawn
         cairo_surface_flush(target)
         defer { cairo_surface_mark_dirty(target) }
         let alpha = min(width, 1) * color.a
@@ -471,7 +485,7 @@ struct TilePainter {
         features(tiles, layer) { f, p, extent in
             guard f.type == .lineString || f.type == .polygon, keep(f) else { return }
             let closed = f.type == .polygon
-            for part in f.parts where part.count >= 2 && isNearTile(part, p, extent: extent, margin: 2) {
+            for part in f.parts where part.count >= 2 && isNear(part, p, extent: extent, d.x0 - 3, d.y0 - 3, d.x1 + 3, d.y1 + 3) {
                 var lastX = p.x(part[0].x, extent: extent), lastY = p.y(part[0].y, extent: extent)
                 for pt in part.dropFirst() {
                     let x = p.x(pt.x, extent: extent), y = p.y(pt.y, extent: extent)
@@ -489,14 +503,19 @@ struct TilePainter {
 
     /// Whether a part's bounding box reaches the tile (plus `margin` px).
     private func isNearTile(_ part: [TilePoint], _ p: TilePlacement, extent: Double, margin: Double) -> Bool {
+        let lo = -margin - 1, hi = pixelSize + margin + 1
+        return isNear(part, p, extent: extent, lo, lo, hi, hi)
+    }
+
+    /// Whether a part's bounding box reaches the pixel box x0…x1, y0…y1.
+    private func isNear(_ part: [TilePoint], _ p: TilePlacement, extent: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Bool {
         guard var minX = part.first?.x, var minY = part.first?.y else { return false }
         var maxX = minX, maxY = minY
         for pt in part {
             minX = min(minX, pt.x); maxX = max(maxX, pt.x)
             minY = min(minY, pt.y); maxY = max(maxY, pt.y)
         }
-        let lo = -margin - 1, hi = pixelSize + margin + 1
-        return !(p.x(maxX, extent: extent) < lo || p.x(minX, extent: extent) > hi || p.y(maxY, extent: extent) < lo || p.y(minY, extent: extent) > hi)
+        return !(p.x(maxX, extent: extent) < x0 || p.x(minX, extent: extent) > x1 || p.y(maxY, extent: extent) < y0 || p.y(minY, extent: extent) > y1)
     }
 
     /// Adds one ring or line to the current path in raster pixels; false when it lies wholly
@@ -550,7 +569,11 @@ struct TilePainter {
 
     /// Adds one ring to the filler in raster pixels, as `appendPart` does to cairo's path.
     private func appendRing(_ ring: [TilePoint], _ p: TilePlacement, extent: Double, to filler: PolygonFiller) -> Bool {
-        guard ring.count >= 3, isNearTile(ring, p, extent: extent, margin: 0) else { return false }
+        // A ring left of the drawn area still changes the running sums through it (by a
+        // rounding residue, as it does in a whole tile), so only rings right of, above or
+        // below it are skipped: the filler never reads their cells for a drawn pixel.
+        let d = drawn
+        guard ring.count >= 3, isNear(ring, p, extent: extent, -1, d.y0 - 1, d.x1 + 1, d.y1 + 1) else { return false }
         forEachVertex(ring, p, extent: extent) { x, y, first in
             if first { filler.move(toX: x, y: y) } else { filler.line(toX: x, y: y) }
         }

@@ -13,6 +13,9 @@ public struct RenderedTile: Sendable {
     public var errors: [TileFailure]
     /// The tile's label candidates (extracted beside the pixels, cached with them).
     var labels: TileLabelSet = .empty
+    /// The pixels drawn, when only part of the tile was asked for (an edge tile of a cold
+    /// frame); nil when the whole tile is drawn. The pixels outside it are undefined.
+    public var area: TileArea? = nil
 }
 
 /// A tile a source could not read: which file, which stored tile, and what is wrong. The map
@@ -152,8 +155,12 @@ public struct TileRasterizer: Sendable {
     ///
     /// The image's memory comes from `pool` (a cache passes its own, so evicted tiles' pixels
     /// are reused). `bearing` turns the layers translated in screen space (see `TileKey`).
-    public func render(_ tile: TileID, pixelSize: Int, scale: Double, bearing: Double = 0, pool: PixelPool = .shared) -> RenderedTile? {
+    /// `area`: only those pixels are drawn (the rest of the image is left undefined), each the
+    /// same bytes as in the whole tile; the labels are the whole tile's either way.
+    public func render(_ tile: TileID, pixelSize: Int, scale: Double, bearing: Double = 0, pool: PixelPool = .shared,
+                       area wanted: TileArea? = nil) -> RenderedTile? {
         let size = max(1, pixelSize)
+        let area = wanted.map { $0.clamped(to: size) }.flatMap { $0.contains(.whole(size)) ? nil : $0 }
         var errors: [TileFailure] = []
         var layers: [PlacedTile] = []
         for (index, s) in styled.enumerated() where tile.z >= s.source.minZoom {
@@ -193,19 +200,22 @@ public struct TileRasterizer: Sendable {
               let cr = cairo_create(image.surface) else { return nil }
         defer { cairo_destroy(cr) }
         if fillsWithCairo {
-            var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: nil)
-            painter.patternOrigin = (Double(tile.x) * Double(size), Double(tile.y) * Double(size))
-            painter.bearing = bearing
-            painter.paint(layers)
+            paint(layers, into: cr, tile: tile, style: compiled, scale: scale, size: size, bearing: bearing, area: area, filler: nil)
         } else {
-            PolygonFiller.withFiller(width: size, height: size) { filler in
-                var painter = TilePainter(cr: cr, style: compiled, scale: scale, pixelSize: Double(size), filler: filler)
-                painter.patternOrigin = (Double(tile.x) * Double(size), Double(tile.y) * Double(size))
-                painter.bearing = bearing
-                painter.paint(layers)
+            PolygonFiller.withFiller(width: size, height: size, area: area) { filler in
+                paint(layers, into: cr, tile: tile, style: compiled, scale: scale, size: size, bearing: bearing, area: area, filler: filler)
             }
         }
-        return RenderedTile(image: image, errors: errors, labels: labels)
+        return RenderedTile(image: image, errors: errors, labels: labels, area: area)
+    }
+
+    private func paint(_ layers: [PlacedTile], into cr: OpaquePointer, tile: TileID, style: ZoomStyle, scale: Double, size: Int,
+                       bearing: Double, area: TileArea?, filler: PolygonFiller?) {
+        var painter = TilePainter(cr: cr, style: style, scale: scale, pixelSize: Double(size), filler: filler)
+        painter.patternOrigin = (Double(tile.x) * Double(size), Double(tile.y) * Double(size))
+        painter.bearing = bearing
+        painter.area = area
+        painter.paint(layers)
     }
 
     /// The source's data for `tile`. Past the source's deepest level the ancestor there is

@@ -96,6 +96,8 @@ final class MapRendererTests: XCTestCase {
         zoomed.zoom = MapRenderer.crispZoom(3.3, scale: 1)
         XCTAssertEqual(renderer.tilePixelSize(for: zoomed), 315)
         XCTAssertTrue(try frame(renderer, zoomed, moving: false, sync: true).1.isComplete)
+        // A synchronous frame draws its edge tiles only in part; here every tile is wanted whole.
+        renderer.cache.renderNow(renderer.tiles(for: zoomed))
         let key = try XCTUnwrap(renderer.tiles(for: zoomed).first)
         XCTAssertEqual(renderer.cache.cached(key)?.width, 315)
         // Settled or moving, the frame is a copy of the tiles: no colour that no tile pixel has.
