@@ -151,30 +151,57 @@ final class LabelLayer: Sendable {
         /// The rectangle (px of the image, end exclusive) outside which every pixel is clear.
         struct Ink { var x0: Int32, y0: Int32, x1: Int32, y1: Int32 }
         /// Found once the image is drawn (under the layer's lock, or by the one thread that drew it).
-        private var measured: Ink?
+        private var measured: [Ink]?
+        /// Rows per band of `ink()`, at most, and how many clear pixels a band may take in to
+        /// save a blit (about what a blit's call costs in pixels).
+        static let bandRows: Int32 = 8
+        static let bandSlack: Int32 = 128
 
-        /// The image's `Ink` (the halo's outer pixels and the padding around it are clear: a
-        /// blit of only this rectangle leaves the same frame and copies a fraction fewer pixels).
-        func ink() -> Ink {
+        /// Rectangles (px of the image, ends exclusive) outside which every pixel is clear: the
+        /// halo's outer pixels and the padding around it, and for text along a slanted or
+        /// curved street most of its box. Bands of a few rows, each as wide as its rows' ink,
+        /// neighbours merged where that costs few clear pixels: blits of only these leave the
+        /// same frame (OVER leaves it as it is under a clear pixel) and copy fewer pixels.
+        func ink() -> [Ink] {
             if let measured { return measured }
             let w = Int32(width), h = Int32(height)
-            var found = Ink(x0: w, y0: h, x1: 0, y1: 0)
-            if let data = cairo_image_surface_get_data(surface) {
-                let stride = Int(cairo_image_surface_get_stride(surface))
-                for y in 0..<Int(h) {
-                    let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-                    guard let first = (0..<Int(w)).first(where: { row[$0] != 0 }) else { continue }
-                    let last = (first..<Int(w)).last(where: { row[$0] != 0 }) ?? first
-                    found.x0 = min(found.x0, Int32(first))
-                    found.x1 = max(found.x1, Int32(last + 1))
-                    found.y0 = min(found.y0, Int32(y))
-                    found.y1 = Int32(y + 1)
-                }
-            } else {
-                found = Ink(x0: 0, y0: 0, x1: w, y1: h)
+            guard let data = cairo_image_surface_get_data(surface) else {
+                let whole = [Ink(x0: 0, y0: 0, x1: w, y1: h)]
+                measured = whole
+                return whole
             }
-            measured = found
-            return found
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            /// Each row's first and last non-clear pixel (end exclusive), nil for a clear row.
+            func span(_ y: Int32) -> (Int32, Int32)? {
+                let row = UnsafeRawPointer(data + Int(y) * stride).assumingMemoryBound(to: UInt32.self)
+                guard let first = (0..<Int(w)).first(where: { row[$0] != 0 }) else { return nil }
+                let last = (first..<Int(w)).last(where: { row[$0] != 0 }) ?? first
+                return (Int32(first), Int32(last + 1))
+            }
+            func area(_ r: Ink) -> Int32 { (r.x1 - r.x0) * (r.y1 - r.y0) }
+            var bands: [Ink] = []
+            var y: Int32 = 0
+            while y < h {
+                guard let s = span(y) else { y += 1; continue }
+                var band = Ink(x0: s.0, y0: y, x1: s.1, y1: y + 1)
+                y += 1
+                while y < h, y - band.y0 < Self.bandRows, let s = span(y) {
+                    band.x0 = min(band.x0, s.0)
+                    band.x1 = max(band.x1, s.1)
+                    band.y1 = y + 1
+                    y += 1
+                }
+                if let last = bands.last, last.y1 == band.y0 {
+                    let both = Ink(x0: min(last.x0, band.x0), y0: last.y0, x1: max(last.x1, band.x1), y1: band.y1)
+                    if area(both) - area(last) - area(band) <= Self.bandSlack {
+                        bands[bands.count - 1] = both
+                        continue
+                    }
+                }
+                bands.append(band)
+            }
+            measured = bands
+            return bands
         }
 
         deinit {
@@ -463,16 +490,18 @@ final class LabelLayer: Sendable {
             clip = (max(r.x, 0), max(r.y, 0), min(r.x + r.width, Double(w)), min(r.y + r.height, Double(h)))
         }
 
-        /// The `ink` rectangle of `source` (premultiplied ARGB; outside it every pixel is clear,
+        /// The `ink` rectangles of `source` (premultiplied ARGB; outside them every pixel is clear,
         /// which OVER leaves the frame as it is) over the frame with the source's top-left at
         /// (x, y), device px (whole), cut to the clip.
-        mutating func over(_ source: OpaquePointer, ink: LabelImage.Ink, x: Double, y: Double) {
-            let x0 = max(x + Double(ink.x0), clip.x0), y0 = max(y + Double(ink.y0), clip.y0)
-            let x1 = min(x + Double(ink.x1), clip.x1), y1 = min(y + Double(ink.y1), clip.y1)
-            guard x1 > x0, y1 > y0 else { return }
-            pixman_image_composite32(PIXMAN_OP_OVER, source, nil, image, Int32(x0 - x), Int32(y0 - y), 0, 0,
-                                     Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
-            dirty = true
+        mutating func over(_ source: OpaquePointer, ink: [LabelImage.Ink], x: Double, y: Double) {
+            for r in ink {
+                let x0 = max(x + Double(r.x0), clip.x0), y0 = max(y + Double(r.y0), clip.y0)
+                let x1 = min(x + Double(r.x1), clip.x1), y1 = min(y + Double(r.y1), clip.y1)
+                guard x1 > x0, y1 > y0 else { continue }
+                pixman_image_composite32(PIXMAN_OP_OVER, source, nil, image, Int32(x0 - x), Int32(y0 - y), 0, 0,
+                                         Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
+                dirty = true
+            }
         }
 
         /// Tells cairo the pixels changed under it (before it draws into them again).
