@@ -402,7 +402,7 @@ final class LabelLayer: Sendable {
     /// masks, text along a line as outlines filled glyph by glyph, each turned to its angle);
     /// the halo is that mask painted in the halo colour at eight offsets of the halo width,
     /// under the text. Stroking the glyph outlines instead cost about 0.4 ms a label.
-    static func render(_ l: PlacedLabel, scale: Double, haloInOnePass: Bool = true) -> LabelImage? {
+    static func render(_ l: PlacedLabel, scale: Double) -> LabelImage? {
         let st = l.style
         let hasText = !l.glyphs.isEmpty
         let halo = hasText && st.haloWidth > 0 && st.haloColor.a > 0 ? st.haloWidth + st.haloBlur : 0
@@ -472,20 +472,12 @@ final class LabelLayer: Sendable {
             cairo_destroy(mcr)
             cairo_surface_flush(mask)
             if halo > 0 {
-                // The mask at eight whole-pixel offsets around the text, in the halo colour.
-                let r = Int(max((halo * scale).rounded(), 1)), d = Int(max((halo * scale * 0.7).rounded(), 1))
-                let offsets = [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d)]
-                if haloInOnePass, let united = haloMask(mask, offsets: offsets, alpha: st.haloColor.a) {
-                    // Eight layers of one colour over each other are that colour once, at
-                    // 1 − Π(1 − alpha_i): one pixman pass through the united mask, not eight
-                    // (the eight were 54 % of drawing a label image; within 3 of 255 of them).
-                    cairo_set_source_rgb(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b)
-                    cairo_mask_surface(cr, united, 0, 0)
-                    cairo_surface_destroy(united)
-                } else {
-                    // pixman's solid-through-A8 path, a few microseconds each.
-                    cairo_set_source_rgba(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b, st.haloColor.a)
-                    for (ox, oy) in offsets { cairo_mask_surface(cr, mask, Double(ox), Double(oy)) }
+                // The mask shown at eight whole-pixel offsets around the text: pixman's solid-through-
+                // A8 path, a few microseconds each (growing the mask in Swift took 10 ms a screen).
+                cairo_set_source_rgba(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b, st.haloColor.a)
+                let r = max((halo * scale).rounded(), 1), d = max((halo * scale * 0.7).rounded(), 1)
+                for (ox, oy) in [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d)] {
+                    cairo_mask_surface(cr, mask, ox, oy)
                 }
             }
             cairo_set_source_rgba(cr, st.color.r, st.color.g, st.color.b, st.color.a)
@@ -493,68 +485,6 @@ final class LabelLayer: Sendable {
         }
         cairo_surface_flush(surface)
         return image
-    }
-
-    /// The halo's coverage: `mask` (A8) shifted by each of `offsets` (whole px) and painted at
-    /// `alpha` one over another, as one A8 mask: 1 − Π(1 − alpha · m_i) per pixel, 16 pixels at
-    /// a time. Nil when cairo cannot make the surface or an offset is 64 px or more.
-    static func haloMask(_ mask: OpaquePointer, offsets: [(Int, Int)], alpha: Double) -> OpaquePointer? {
-        let w = Int(cairo_image_surface_get_width(mask)), h = Int(cairo_image_surface_get_height(mask))
-        guard offsets.allSatisfy({ abs($0.0) < 64 }), let out = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h)) else { return nil }
-        guard cairo_surface_status(out) == CAIRO_STATUS_SUCCESS, let src = cairo_image_surface_get_data(mask),
-              let dst = cairo_image_surface_get_data(out) else {
-            cairo_surface_destroy(out)
-            return nil
-        }
-        cairo_surface_flush(out)
-        let srcStride = Int(cairo_image_surface_get_stride(mask)), dstStride = Int(cairo_image_surface_get_stride(out))
-        let a = SIMD16<UInt16>(repeating: UInt16(min(max(alpha, 0), 1) * 255 + 0.5))
-        let full = SIMD16<UInt16>(repeating: 255)
-        /// x · y / 255, rounded (exact for products up to 255 · 255).
-        @inline(__always) func times(_ x: SIMD16<UInt16>, _ y: SIMD16<UInt16>) -> SIMD16<UInt16> {
-            let t = x &* y &+ 128
-            return (t &+ (t &>> 8)) &>> 8
-        }
-        // Per row: the part not covered, Π(1 − alpha · m_i), 255 for none, in 16-px chunks.
-        let chunks = (w + 15) / 16
-        var left = [SIMD16<UInt16>](repeating: full, count: chunks)
-        var row = [UInt8](repeating: 0, count: chunks * 16 + 2 * 64)
-        for y in 0..<h {
-            for c in 0..<chunks { left[c] = full }
-            var touched = false
-            for (ox, oy) in offsets {
-                let sy = y - oy
-                guard sy >= 0, sy < h else { continue }
-                // The source row shifted by ox into a zero-padded row (64 px of room each side).
-                row.withUnsafeMutableBufferPointer { buffer in
-                    let base = buffer.baseAddress!
-                    base.initialize(repeating: 0, count: buffer.count)
-                    (base + 64 + ox).update(from: src.advanced(by: sy * srcStride), count: w)
-                }
-                touched = true
-                row.withUnsafeBufferPointer { buffer in
-                    let base = UnsafeRawPointer(buffer.baseAddress! + 64)
-                    for c in 0..<chunks {
-                        let m = SIMD16<UInt16>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: c * 16, as: SIMD16<UInt8>.self))
-                        left[c] = times(left[c], full &- times(m, a))
-                    }
-                }
-            }
-            let line = dst + y * dstStride
-            guard touched else {
-                line.initialize(repeating: 0, count: w)
-                continue
-            }
-            for c in 0..<chunks {
-                let covered = SIMD16<UInt8>(truncatingIfNeeded: full &- left[c])
-                let n = min(16, w - c * 16)
-                withUnsafeBytes(of: covered) { bytes in
-                    for i in 0..<n { line[c * 16 + i] = bytes[i] }
-                }
-            }
-        }
-        cairo_surface_mark_dirty(out)
-        return out
     }
 
     /// The icon's image cut from its sprite sheet (the 2x sheet on a 2x screen), scaled to
