@@ -1,3 +1,4 @@
 #include <cairo.h>
 #include <cairo-ft.h>
 #include <fontconfig/fontconfig.h>
+#include <pixman.h>

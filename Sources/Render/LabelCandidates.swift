@@ -176,7 +176,7 @@ enum LabelExtraction {
                         let piecePath = piece.map(world)
                         for a in anchors(along: piecePath, logicalPerWorld: logicalPerWorld, labelLength: length, textSize: symbol.textStyle.size,
                                          spacing: symbol.placement == .lineCenter ? .infinity : max(symbol.spacing, 1), continued: continued,
-                                         overscaling: overscaling) {
+                                         overscaling: overscaling, maxAngle: shaped.glyphs.isEmpty ? nil : symbol.textStyle.maxAngle) {
                             spots += 1
                             let q = ((a.point.x - originX) / worldPerPixel, (a.point.y - originY) / worldPerPixel)
                             // As MapLibre lays a data tile out: an anchor closer than half a
@@ -295,7 +295,8 @@ enum LabelExtraction {
                 if let first = path.first, let last = path.last, before(last, first) { path.reverse() }
                 let p = pieces[head]
                 for a in anchors(along: path, logicalPerWorld: exp2(zoom), labelLength: p.shaped.width, textSize: p.style.size,
-                                 spacing: p.placement == .lineCenter ? .infinity : max(p.spacing, 1), continued: false) {
+                                 spacing: p.placement == .lineCenter ? .infinity : max(p.spacing, 1), continued: false,
+                                 maxAngle: p.shaped.glyphs.isEmpty ? nil : p.style.maxAngle) {
                     // After every name of its layer (and sort key) that a single tile placed: a
                     // joined line only names what those left unnamed (the pieces of a street
                     // other tiles already name would otherwise take their spots).
@@ -382,8 +383,14 @@ enum LabelExtraction {
     /// spacing widened to the label plus a quarter spacing when the label is nearly as long
     /// as it; only spots with the whole label on the line count. A line with none (and not
     /// continued) gets one in its middle; `spacing` infinite (`line-center`) asks for that alone.
+    ///
+    /// With `maxAngle` (degrees, `text-max-angle`; text, not an icon alone), a spot is kept only
+    /// where the line under the label does not turn by more than that within any stretch of
+    /// `0.6 × textSize` px (MapLibre's `checkMaxAngle`, window `3/5` of the text size): the
+    /// corners the label spans are summed over that window as it slides along the label.
     static func anchors(along path: [WorldPoint], logicalPerWorld: Double, labelLength: Double, textSize: Double,
-                        spacing: Double, continued: Bool, overscaling: Double = 1) -> [(point: WorldPoint, segment: Int, fraction: Double)] {
+                        spacing: Double, continued: Bool, overscaling: Double = 1,
+                        maxAngle: Double? = nil) -> [(point: WorldPoint, segment: Int, fraction: Double)] {
         var lengths: [Double] = []
         lengths.reserveCapacity(path.count)
         var total = 0.0
@@ -404,7 +411,63 @@ enum LabelExtraction {
                 d += step
             }
         }
-        if spots.isEmpty && (!continued || !spacing.isFinite) { spots = [total / 2] }
+        let bend = maxAngle.map { $0 * Double.pi / 180 }
+        /// Where each point of the path lies along it (px).
+        var starts: [Double] = []
+        if bend != nil {
+            starts.reserveCapacity(path.count)
+            var at = 0.0
+            starts.append(0)
+            for l in lengths { at += l; starts.append(at) }
+        }
+        /// Whether the label centred `s` px along (on `segment`) turns past `bend` within a window.
+        func straightEnough(_ s: Double, segment: Int) -> Bool {
+            guard let bend else { return true }
+            // The last point at least half the label back from the spot.
+            var index = segment
+            while index >= 0 && starts[index] - s > -half { index -= 1 }
+            guard index >= 0 else { return false }
+            index += 1
+            var distance = starts[index] - s
+            let window = 0.6 * textSize
+            var corners: [(distance: Double, delta: Double)] = []
+            var first = 0
+            var sum = 0.0
+            func direction(_ a: WorldPoint, _ b: WorldPoint) -> Double { atan2(b.y - a.y, b.x - a.x) }
+            while distance < half {
+                guard index + 1 < path.count else { return false }
+                let d = direction(path[index - 1], path[index]) - direction(path[index], path[index + 1])
+                let delta = abs((d + 3 * Double.pi).truncatingRemainder(dividingBy: 2 * Double.pi) - Double.pi)
+                corners.append((distance, delta))
+                sum += delta
+                while distance - corners[first].distance > window {
+                    sum -= corners[first].delta
+                    first += 1
+                }
+                if sum > bend { return false }
+                distance += lengths[index]
+                index += 1
+            }
+            return true
+        }
+        if bend != nil {
+            var segment = 0, start = 0.0
+            spots = spots.filter { s in
+                while segment < lengths.count - 1 && start + lengths[segment] < s {
+                    start += lengths[segment]
+                    segment += 1
+                }
+                return straightEnough(s, segment: segment)
+            }
+        }
+        if spots.isEmpty && (!continued || !spacing.isFinite) {
+            spots = [total / 2]
+            if bend != nil {
+                var segment = 0
+                while segment < lengths.count - 1 && starts[segment + 1] < total / 2 { segment += 1 }
+                if !straightEnough(total / 2, segment: segment) { spots = [] }
+            }
+        }
         var out: [(WorldPoint, Int, Double)] = []
         var segment = 0, start = 0.0
         for s in spots {

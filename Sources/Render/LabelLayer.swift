@@ -108,6 +108,13 @@ final class LabelLayer: Sendable {
     static func clock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
     private let state = Mutex(State())
     static let imageCapacity = 4096
+    /// Whether `draw` blits labels straight into an image surface's pixels (`FramePixels`);
+    /// false: every label through cairo (the tests compare the two).
+    let directCompositing: Bool
+
+    init(directCompositing: Bool = true) {
+        self.directCompositing = directCompositing
+    }
 
     /// One label drawn: a small ARGB surface from cairo's own allocator (a few KiB each: the
     /// tiles' mmap-backed `RasterImage` would cost a mapping and its page faults per label).
@@ -122,16 +129,56 @@ final class LabelLayer: Sendable {
         /// A pattern made once: a frame only moves it (`cairo_set_source_surface` would make
         /// a new one per label per frame).
         let pattern: OpaquePointer?
+        /// The same pixels as a pixman image, for blits straight into the frame (`FramePixels`).
+        let pixels: OpaquePointer?
         init(surface: OpaquePointer, dx: Double, dy: Double) {
             self.surface = surface
             pattern = cairo_pattern_create_for_surface(surface)
             if let pattern { cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST) }
-            width = Double(cairo_image_surface_get_width(surface))
-            height = Double(cairo_image_surface_get_height(surface))
+            let w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface)
+            width = Double(w)
+            height = Double(h)
+            if cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32,
+               let data = cairo_image_surface_get_data(surface) {
+                pixels = pixman_image_create_bits(PIXMAN_a8r8g8b8, w, h, UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                                                  cairo_image_surface_get_stride(surface))
+            } else {
+                pixels = nil
+            }
             self.dx = dx
             self.dy = dy
         }
+        /// The rectangle (px of the image, end exclusive) outside which every pixel is clear.
+        struct Ink { var x0: Int32, y0: Int32, x1: Int32, y1: Int32 }
+        /// Found once the image is drawn (under the layer's lock, or by the one thread that drew it).
+        private var measured: Ink?
+
+        /// The image's `Ink` (the halo's outer pixels and the padding around it are clear: a
+        /// blit of only this rectangle leaves the same frame and copies a fraction fewer pixels).
+        func ink() -> Ink {
+            if let measured { return measured }
+            let w = Int32(width), h = Int32(height)
+            var found = Ink(x0: w, y0: h, x1: 0, y1: 0)
+            if let data = cairo_image_surface_get_data(surface) {
+                let stride = Int(cairo_image_surface_get_stride(surface))
+                for y in 0..<Int(h) {
+                    let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                    guard let first = (0..<Int(w)).first(where: { row[$0] != 0 }) else { continue }
+                    let last = (first..<Int(w)).last(where: { row[$0] != 0 }) ?? first
+                    found.x0 = min(found.x0, Int32(first))
+                    found.x1 = max(found.x1, Int32(last + 1))
+                    found.y0 = min(found.y0, Int32(y))
+                    found.y1 = Int32(y + 1)
+                }
+            } else {
+                found = Ink(x0: 0, y0: 0, x1: w, y1: h)
+            }
+            measured = found
+            return found
+        }
+
         deinit {
+            if let pixels { pixman_image_unref(pixels) }
             if let pattern { cairo_pattern_destroy(pattern) }
             cairo_surface_destroy(surface)
         }
@@ -190,16 +237,15 @@ final class LabelLayer: Sendable {
             if dx == 0 { pieces += set.pieces } else { pieces += set.pieces.map { $0.shifted(byWorldX: dx) } }
         }
         let joined = LabelExtraction.acrossTiles(pieces, zoom: camera.zoom, tolerance: 1 / exp2(camera.zoom))
-        var candidates: [LabelCandidate] = []
-        // Reserved whole: a candidate is a few hundred bytes, and growing the array copies them all.
-        candidates.reserveCapacity(sets.reduce(joined.count) { $0 + $1.0.candidates.count })
-        for (set, dx) in sets {
-            if dx == 0 { candidates += set.candidates } else { candidates += set.candidates.map { $0.shifted(byWorldX: dx) } }
-        }
-        candidates += joined
+        // Each tile's candidates where they are (a candidate is a few hundred bytes: copying
+        // them all into one array was a fifth of a placement's instructions).
+        var groups: [[LabelCandidate]] = []
+        groups.reserveCapacity(sets.count + 1)
+        for (set, dx) in sets { groups.append(dx == 0 ? set.candidates : set.candidates.map { $0.shifted(byWorldX: dx) }) }
+        groups.append(joined)
         let previous = state.withLock { $0.preferred }
         var placer = LabelPlacer(camera: camera)
-        let placed = placer.place(candidates, previous: previous)
+        let placed = placer.place(groups, previous: previous)
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         state.withLock { s in
             Self.startFades(&s, from: s.placed, to: placed, at: time)
@@ -321,40 +367,124 @@ final class LabelLayer: Sendable {
             // or bearing, another image (at one bearing the old image was shown after a turn).
             let zoomKey = Int(bitPattern: UInt(s.zoom.bitPattern)) &* 31 &+ Int(bitPattern: UInt(s.bearing.bitPattern))
             Self.renderMissing(s.placed, camera: camera, scale: scale, zoomKey: zoomKey, into: &s.images)
-            for l in s.leaving.isEmpty ? s.placed : s.leaving + s.placed {
-                let a = camera.screenPoint(ofWorld: l.anchor)
-                guard Self.isShown(l, at: a, in: camera.size) else { continue }
-                let alpha = time.flatMap { t in s.fades[l.identity]?.opacity(at: t) } ?? 1
-                guard alpha > 0 else { continue }
-                let key = Self.imageKey(l, zoomKey: zoomKey)
-                let image: LabelImage
-                if let hit = s.images[key] {
-                    image = hit
-                } else {
-                    guard let made = Self.render(l, scale: scale) else { continue }
-                    if s.images.count >= Self.imageCapacity { s.images.removeAll() }
-                    s.images[key] = made
-                    image = made
-                }
-                let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
-                let iw = image.width, ih = image.height
-                guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
-                guard let pattern = image.pattern else { continue }
-                var m = cairo_matrix_t()
-                cairo_matrix_init_translate(&m, -(deviceOrigin.x + x), -(deviceOrigin.y + y))
-                cairo_pattern_set_matrix(pattern, &m)
-                cairo_set_source(cr, pattern)
-                cairo_rectangle(cr, deviceOrigin.x + x, deviceOrigin.y + y, iw, ih)
-                if alpha < 1 {
-                    // Only a fading label pays for the clip and the alpha.
-                    cairo_save(cr)
-                    cairo_clip(cr)
-                    cairo_paint_with_alpha(cr, alpha)
-                    cairo_restore(cr)
-                } else {
-                    cairo_fill(cr)
+            // Labels at full opacity go straight into the frame's pixels when it is a plain image
+            // (pixman's blit, as cairo's fill makes it, without cairo's work around it per label).
+            var frame = directCompositing ? FramePixels(cr) : nil
+            defer { frame?.finish() }
+            // Read in place (a `for` over the labels copied each one out, every frame).
+            let shown = s.leaving.isEmpty ? s.placed : s.leaving + s.placed
+            shown.withUnsafeBufferPointer { labels in
+                for i in labels.indices {
+                    let a = camera.screenPoint(ofWorld: labels[i].anchor)
+                    guard Self.isShown(labels[i], at: a, in: camera.size) else { continue }
+                    let alpha = time.flatMap { t in s.fades[labels[i].identity]?.opacity(at: t) } ?? 1
+                    guard alpha > 0 else { continue }
+                    let key = Self.imageKey(labels[i], zoomKey: zoomKey)
+                    let image: LabelImage
+                    if let hit = s.images[key] {
+                        image = hit
+                    } else {
+                        guard let made = Self.render(labels[i], scale: scale) else { continue }
+                        if s.images.count >= Self.imageCapacity { s.images.removeAll() }
+                        s.images[key] = made
+                        image = made
+                    }
+                    let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
+                    let iw = image.width, ih = image.height
+                    guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
+                    if alpha >= 1, let source = image.pixels, frame != nil {
+                        frame!.over(source, ink: image.ink(), x: deviceOrigin.x + x, y: deviceOrigin.y + y)
+                        continue
+                    }
+                    // cairo draws next: it must see the pixels blitted so far.
+                    frame?.markDirty()
+                    guard let pattern = image.pattern else { continue }
+                    var m = cairo_matrix_t()
+                    cairo_matrix_init_translate(&m, -(deviceOrigin.x + x), -(deviceOrigin.y + y))
+                    cairo_pattern_set_matrix(pattern, &m)
+                    cairo_set_source(cr, pattern)
+                    cairo_rectangle(cr, deviceOrigin.x + x, deviceOrigin.y + y, iw, ih)
+                    if alpha < 1 {
+                        // Only a fading label pays for the clip and the alpha.
+                        cairo_save(cr)
+                        cairo_clip(cr)
+                        cairo_paint_with_alpha(cr, alpha)
+                        cairo_restore(cr)
+                    } else {
+                        cairo_fill(cr)
+                    }
                 }
             }
+        }
+    }
+
+    /// The frame `draw` blits into, when labels can go straight into its pixels: an ARGB32 or
+    /// RGB24 image surface drawn through an identity matrix with no device offset or scale, the
+    /// OVER operator and a clip of one whole-pixel rectangle. Each label is then one
+    /// `pixman_image_composite32` of its image, cut to the clip: the same pixman OVER blit cairo's
+    /// fill of the label's rectangle ends in (so the same pixels), without cairo's state, path,
+    /// clip and compositor work per label, which was most of a warm pan frame's label cost.
+    struct FramePixels {
+        private let surface: OpaquePointer
+        private let image: OpaquePointer
+        private let clip: (x0: Double, y0: Double, x1: Double, y1: Double)
+        private var dirty = false
+
+        init?(_ cr: OpaquePointer) {
+            guard cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let target = cairo_get_group_target(cr),
+                  cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE, cairo_surface_status(target) == CAIRO_STATUS_SUCCESS
+            else { return nil }
+            let format: pixman_format_code_t
+            switch cairo_image_surface_get_format(target) {
+            case CAIRO_FORMAT_ARGB32: format = PIXMAN_a8r8g8b8
+            case CAIRO_FORMAT_RGB24: format = PIXMAN_x8r8g8b8
+            default: return nil
+            }
+            var m = cairo_matrix_t()
+            cairo_get_matrix(cr, &m)
+            guard m.xx == 1, m.yy == 1, m.xy == 0, m.yx == 0, m.x0 == 0, m.y0 == 0 else { return nil }
+            var ox = 0.0, oy = 0.0, sx = 0.0, sy = 0.0
+            cairo_surface_get_device_offset(target, &ox, &oy)
+            cairo_surface_get_device_scale(target, &sx, &sy)
+            guard ox == 0, oy == 0, sx == 1, sy == 1 else { return nil }
+            guard let list = cairo_copy_clip_rectangle_list(cr) else { return nil }
+            defer { cairo_rectangle_list_destroy(list) }
+            guard list.pointee.status == CAIRO_STATUS_SUCCESS, list.pointee.num_rectangles == 1, let r = list.pointee.rectangles?.pointee,
+                  r.x == r.x.rounded(), r.y == r.y.rounded(), r.width == r.width.rounded(), r.height == r.height.rounded()
+            else { return nil }
+            let w = cairo_image_surface_get_width(target), h = cairo_image_surface_get_height(target)
+            cairo_surface_flush(target)
+            guard let data = cairo_image_surface_get_data(target),
+                  let image = pixman_image_create_bits(format, w, h, UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                                                       cairo_image_surface_get_stride(target))
+            else { return nil }
+            surface = target
+            self.image = image
+            clip = (max(r.x, 0), max(r.y, 0), min(r.x + r.width, Double(w)), min(r.y + r.height, Double(h)))
+        }
+
+        /// The `ink` rectangle of `source` (premultiplied ARGB; outside it every pixel is clear,
+        /// which OVER leaves the frame as it is) over the frame with the source's top-left at
+        /// (x, y), device px (whole), cut to the clip.
+        mutating func over(_ source: OpaquePointer, ink: LabelImage.Ink, x: Double, y: Double) {
+            let x0 = max(x + Double(ink.x0), clip.x0), y0 = max(y + Double(ink.y0), clip.y0)
+            let x1 = min(x + Double(ink.x1), clip.x1), y1 = min(y + Double(ink.y1), clip.y1)
+            guard x1 > x0, y1 > y0 else { return }
+            pixman_image_composite32(PIXMAN_OP_OVER, source, nil, image, Int32(x0 - x), Int32(y0 - y), 0, 0,
+                                     Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
+            dirty = true
+        }
+
+        /// Tells cairo the pixels changed under it (before it draws into them again).
+        mutating func markDirty() {
+            guard dirty else { return }
+            cairo_surface_mark_dirty(surface)
+            dirty = false
+        }
+
+        mutating func finish() {
+            markDirty()
+            pixman_image_unref(image)
         }
     }
 
@@ -390,7 +520,10 @@ final class LabelLayer: Sendable {
         let made = Mutex<[Int: LabelImage]>([:])
         let todo = missing
         DispatchQueue.concurrentPerform(iterations: todo.count) { i in
-            if let image = render(todo[i].label, scale: scale) { made.withLock { $0[todo[i].key] = image } }
+            if let image = render(todo[i].label, scale: scale) {
+                _ = image.ink()
+                made.withLock { $0[todo[i].key] = image }
+            }
         }
         if images.count + missing.count > imageCapacity { images.removeAll() }
         images.merge(made.withLock { $0 }) { _, new in new }

@@ -56,9 +56,6 @@ struct PlacedLabel: Sendable {
     /// drawn anew when the map turns, as labels along lines are.
     var turnsWithMap = false
 
-    /// The text's box where it was placed (before `text-translate`): what `icon-text-fit` fits.
-    var unshiftedTextBox: LabelBox { box.offset(-textShift.x, -textShift.y) }
-
     /// What is drawn, from the anchor: the text's box and the icon's.
     var extent: LabelBox { icon.map { glyphs.isEmpty ? $0.box : box.union($0.box) } ?? box }
 
@@ -105,8 +102,13 @@ struct LabelPlacer {
     /// before to keep).
     static let margin = 128.0
 
+    /// The collision grid, flat: every kept box once in `boxes`; each cell a linked list of
+    /// entries (`head` per cell, then `next` per entry, -1 ending it), each entry naming its
+    /// box. No array per cell, nothing allocated per test.
     private var boxes: [LabelBox] = []
-    private var grid: [[Int32]]
+    private var head: [Int32]
+    private var next: [Int32] = []
+    private var entryBox: [Int32] = []
     private let columns: Int
     private let rows: Int
     private let worldScale: Double
@@ -123,7 +125,7 @@ struct LabelPlacer {
         mapAngle = east.x == 0 && east.y == 0 ? 0 : atan2(east.y, east.x) * 180 / Double.pi
         columns = max(1, Int(((camera.size.width + 2 * Self.margin) / Self.cell).rounded(.up)))
         rows = max(1, Int(((camera.size.height + 2 * Self.margin) / Self.cell).rounded(.up)))
-        grid = Array(repeating: [], count: columns * rows)
+        head = Array(repeating: -1, count: columns * rows)
     }
 
     /// The labels to show. `previous` holds the identities shown before: those are placed
@@ -131,55 +133,127 @@ struct LabelPlacer {
     /// swapping), and after a zoom the old labels stay where they still fit. Duplicates
     /// (the same identity twice) are placed once.
     mutating func place(_ candidates: [LabelCandidate], previous: Set<Int>) -> [PlacedLabel] {
-        var order = candidates.indices.map { $0 }
+        place([candidates], previous: previous)
+    }
+
+    /// The same for the candidates of several tiles, taken where they are (not copied into one
+    /// array: a candidate is a few hundred bytes).
+    mutating func place(_ groups: [[LabelCandidate]], previous: Set<Int>) -> [PlacedLabel] {
+        // Each candidate's rank worked out once, not at every comparison of the sort.
+        let count = groups.reduce(0) { $0 + $1.count }
+        var ids: [(group: Int32, index: Int32)] = []
+        var wasShown: [Bool] = []
+        var priorities: [LabelPriority] = []
+        ids.reserveCapacity(count)
+        wasShown.reserveCapacity(count)
+        priorities.reserveCapacity(count)
+        // (Indexed, not enumerated: enumerating copies each candidate out of its array.)
+        for g in groups.indices {
+            for i in groups[g].indices {
+                ids.append((Int32(g), Int32(i)))
+                wasShown.append(previous.contains(groups[g][i].identity))
+                priorities.append(groups[g][i].priority)
+            }
+        }
+        var order = Array(0..<count)
         order.sort { a, b in
-            let pa = previous.contains(candidates[a].identity), pb = previous.contains(candidates[b].identity)
+            let pa = wasShown[a], pb = wasShown[b]
             if pa != pb { return pa }
-            return candidates[a].priority < candidates[b].priority
+            return priorities[a] < priorities[b]
         }
         var seen = Set<Int>()
+        seen.reserveCapacity(count)
         var out: [PlacedLabel] = []
-        // (A name repeated along a street's pieces is thinned when the tile is laid out, as
-        // MapLibre does: `LabelExtraction.candidates`.)
-        for i in order {
-            let c = candidates[i]
-            guard seen.insert(c.identity).inserted else { continue }
-            let anchor = camera.screenPoint(ofWorld: c.anchor)
-            // Far outside the view: not worth laying out.
-            guard anchor.x > -size.width, anchor.x < 2 * size.width, anchor.y > -size.height, anchor.y < 2 * size.height else { continue }
-            guard var label = layout(c) else { continue }
-            let view = LabelBox(minX: -Self.margin, minY: -Self.margin, maxX: size.width + Self.margin, maxY: size.height + Self.margin)
-            func inView(_ b: LabelBox) -> Bool {
-                let ink = b.offset(anchor.x, anchor.y)
-                return ink.minX >= view.minX && ink.minY >= view.minY && ink.maxX <= view.maxX && ink.maxY <= view.maxY
+        out.reserveCapacity(min(count, 512))
+        let view = LabelBox(minX: -Self.margin, minY: -Self.margin, maxX: size.width + Self.margin, maxY: size.height + Self.margin)
+        boxes.reserveCapacity(4 * count)
+        // Each candidate read in place through its tile's buffer (a candidate taken from the
+        // nested arrays was copied first, then released: a sixth of a placement).
+        var buffers: [UnsafeBufferPointer<LabelCandidate>] = []
+        buffers.reserveCapacity(groups.count)
+        Self.withBuffers(groups[...], &buffers) { buffers in
+            // (A name repeated along a street's pieces is thinned when the tile is laid out, as
+            // MapLibre does: `LabelExtraction.candidates`.)
+            for k in order {
+                let id = ids[k]
+                if let label = place(buffers[Int(id.group)][Int(id.index)], view: view, seen: &seen) { out.append(label) }
             }
-            let hasText = !label.glyphs.isEmpty
-            let screenBoxes = hasText ? label.collision.map { $0.offset(anchor.x, anchor.y) } : []
-            var placeText = hasText && inView(label.box) && (c.style.allowOverlap || !screenBoxes.contains(where: collides))
-            var placeIcon = false
-            if let icon = label.icon {
-                placeIcon = inView(icon.box) && (icon.style.allowOverlap || !collides(icon.collision.offset(anchor.x, anchor.y)))
-                if hasText {
-                    // MapLibre's rule: each part needs the other unless the other is optional.
-                    let iconAlone = c.style.optional, textAlone = icon.style.optional
-                    if !iconAlone && !textAlone {
-                        placeText = placeText && placeIcon
-                        placeIcon = placeText
-                    } else if !textAlone {
-                        placeText = placeText && placeIcon
-                    } else if !iconAlone {
-                        placeIcon = placeIcon && placeText
-                    }
-                }
-            }
-            guard placeText || placeIcon else { continue }
-            if placeText && !c.style.ignorePlacement { for b in screenBoxes { insert(b) } }
-            if placeIcon, let icon = label.icon, !icon.style.ignorePlacement { insert(icon.collision.offset(anchor.x, anchor.y)) }
-            if !placeIcon { label.icon = nil }
-            if !placeText { label = label.iconOnly() }
-            out.append(label)
         }
         return out
+    }
+
+    /// `body` given a buffer over each of `groups` (and those in `buffers` before them).
+    private static func withBuffers(_ groups: ArraySlice<[LabelCandidate]>, _ buffers: inout [UnsafeBufferPointer<LabelCandidate>],
+                                    _ body: ([UnsafeBufferPointer<LabelCandidate>]) -> Void) {
+        guard let first = groups.first else { return body(buffers) }
+        first.withUnsafeBufferPointer { buffer in
+            buffers.append(buffer)
+            withBuffers(groups.dropFirst(), &buffers, body)
+        }
+    }
+
+    /// One candidate placed or not: its boxes are worked out and tested first, and only a
+    /// label that is kept gets its glyphs laid out (most candidates of a dense view collide).
+    private mutating func place(_ c: LabelCandidate, view: LabelBox, seen: inout Set<Int>) -> PlacedLabel? {
+        guard seen.insert(c.identity).inserted else { return nil }
+        let anchor = camera.screenPoint(ofWorld: c.anchor)
+        // Far outside the view: not worth laying out.
+        guard anchor.x > -size.width, anchor.x < 2 * size.width, anchor.y > -size.height, anchor.y < 2 * size.height else { return nil }
+        if c.path.isEmpty {
+            let t = textFrame(c)
+            let icon = pointIconFrame(c, t)
+            let kept = admit(c, at: anchor, view: view, text: c.shaped.glyphs.isEmpty ? nil : t.box.offset(t.shift.x, t.shift.y),
+                             collision: CollectionOfOne(t.box.inset(-c.style.padding)), icon: icon.map { ($0.box, $0.collision) })
+            guard kept.text || kept.icon else { return nil }
+            var label = textLabel(c, t, glyphs: kept.text)
+            attach(icon, of: c, to: &label)
+            if !kept.icon { label.icon = nil }
+            if !kept.text { label = label.iconOnly() }
+            return label
+        }
+        guard let laid = lineLayout(c) else { return nil }
+        var label = laid.0
+        let kept = admit(c, at: anchor, view: view, text: laid.1 == nil ? nil : label.box, collision: label.collision,
+                         icon: label.icon.map { ($0.box, $0.collision) })
+        guard kept.text || kept.icon else { return nil }
+        if !kept.icon { label.icon = nil }
+        if kept.text, let pending = laid.1 { label.glyphs = glyphs(of: c, pending) } else { label = label.iconOnly() }
+        return label
+    }
+
+    /// Which of a laid-out symbol's parts are placed (its text with its `text` box and
+    /// `collision` boxes, nil without text; its icon's drawn box and collision box, nil
+    /// without one), from the anchor on screen; their boxes go into the grid.
+    private mutating func admit<Boxes: Collection>(_ c: LabelCandidate, at anchor: ScreenPoint, view: LabelBox, text: LabelBox?,
+                                                   collision: Boxes, icon: (box: LabelBox, collision: LabelBox)?) -> (text: Bool, icon: Bool)
+        where Boxes.Element == LabelBox {
+        func inView(_ b: LabelBox) -> Bool {
+            let ink = b.offset(anchor.x, anchor.y)
+            return ink.minX >= view.minX && ink.minY >= view.minY && ink.maxX <= view.maxX && ink.maxY <= view.maxY
+        }
+        let hasText = text != nil
+        var placeText = text.map(inView) ?? false
+            && (c.style.allowOverlap || !collision.contains { collides($0.offset(anchor.x, anchor.y)) })
+        var placeIcon = false
+        // (Only `icon-rotate` differs between the candidate's icon style and the laid-out one's.)
+        if let icon {
+            placeIcon = inView(icon.box) && (c.icon?.allowOverlap == true || !collides(icon.collision.offset(anchor.x, anchor.y)))
+            if hasText {
+                // MapLibre's rule: each part needs the other unless the other is optional.
+                let iconAlone = c.style.optional, textAlone = c.icon?.optional == true
+                if !iconAlone && !textAlone {
+                    placeText = placeText && placeIcon
+                    placeIcon = placeText
+                } else if !textAlone {
+                    placeText = placeText && placeIcon
+                } else if !iconAlone {
+                    placeIcon = placeIcon && placeText
+                }
+            }
+        }
+        if placeText && !c.style.ignorePlacement { for b in collision { insert(b.offset(anchor.x, anchor.y)) } }
+        if placeIcon, let icon, c.icon?.ignorePlacement == false { insert(icon.collision.offset(anchor.x, anchor.y)) }
+        return (placeText, placeIcon)
     }
 
     // MARK: collision grid
@@ -194,7 +268,11 @@ struct LabelPlacer {
         let c = cells(b)
         for y in c.y0...c.y1 {
             for x in c.x0...c.x1 {
-                for i in grid[y * columns + x] where boxes[Int(i)].overlaps(b) { return true }
+                var e = head[y * columns + x]
+                while e >= 0 {
+                    if boxes[Int(entryBox[Int(e)])].overlaps(b) { return true }
+                    e = next[Int(e)]
+                }
             }
         }
         return false
@@ -205,7 +283,12 @@ struct LabelPlacer {
         boxes.append(b)
         let c = cells(b)
         for y in c.y0...c.y1 {
-            for x in c.x0...c.x1 { grid[y * columns + x].append(index) }
+            for x in c.x0...c.x1 {
+                let cell = y * columns + x
+                next.append(head[cell])
+                entryBox.append(index)
+                head[cell] = Int32(next.count - 1)
+            }
         }
     }
 
@@ -214,18 +297,93 @@ struct LabelPlacer {
     /// The candidate laid out at the camera's zoom, nil when it cannot be (a line too short or
     /// too bent for its text).
     func layout(_ c: LabelCandidate) -> PlacedLabel? {
+        guard let laid = frame(c) else { return nil }
+        var label = laid.0
+        if let pending = laid.1 { label.glyphs = glyphs(of: c, pending) }
+        return label
+    }
+
+    /// Where a laid-out label's glyphs go, worked out only for a label that is kept: a point
+    /// label's text origin from the anchor, or each glyph cluster's place and direction along
+    /// its line (`clusters` as `textAlongLine` cut them).
+    enum PendingGlyphs {
+        case point(x: Double, y: Double)
+        case line(points: [(x: Double, y: Double, angle: Double)], clusters: [(first: Int, end: Int, mid: Double, width: Double)])
+    }
+
+    /// The candidate laid out without its glyphs (everything placing decides on: boxes,
+    /// collision boxes, icon), and how to lay the glyphs out (nil: no text). Nil when it
+    /// cannot be laid out.
+    func frame(_ c: LabelCandidate) -> (PlacedLabel, PendingGlyphs?)? {
         c.path.isEmpty ? pointLayout(c) : lineLayout(c)
     }
 
-    private func pointLayout(_ c: LabelCandidate) -> PlacedLabel? {
-        var label = textLayout(c)
-        label.icon = c.icon.flatMap { icon in
-            var icon = icon
-            if icon.rotationAlignment == .map { icon.rotate += mapAngle }
-            return Self.iconLayout(icon, text: c.text.isEmpty ? nil : fitBox(c, label)).map { translated($0) }
+    /// The glyphs of a label `frame` laid out.
+    func glyphs(of c: LabelCandidate, _ pending: PendingGlyphs) -> [PlacedLabel.Glyph] {
+        let s = c.shaped
+        switch pending {
+        case let .point(ox, oy):
+            return s.glyphs.map { PlacedLabel.Glyph(index: $0.index, font: $0.font, x: $0.x + ox, y: $0.y + oy, angle: 0) }
+        case let .line(points, clusters):
+            // Baseline a third of the text size below the line, so the letters straddle it.
+            let drop = c.style.size * 0.35
+            // (`viewport-glyph`: each glyph level on screen at its place along the line.)
+            let level = c.style.rotationAlignment == .viewportGlyph
+            var glyphs: [PlacedLabel.Glyph] = []
+            glyphs.reserveCapacity(s.glyphs.count)
+            for (k, p) in zip(clusters, points) {
+                let dx = cos(p.angle), dy = sin(p.angle)
+                // Each glyph's origin: where it lies from the cluster's middle along the baseline
+                // (and its shaped height across it), turned to the line, `drop` below it.
+                for g in s.glyphs[k.first..<k.end] {
+                    let u = g.x - k.mid, v = g.y + drop
+                    glyphs.append(level ? PlacedLabel.Glyph(index: g.index, font: g.font, x: p.x + u, y: p.y + v, angle: 0)
+                                        : PlacedLabel.Glyph(index: g.index, font: g.font, x: p.x + dx * u - dy * v, y: p.y + dy * u + dx * v,
+                                                            angle: p.angle))
+                }
+            }
+            return glyphs
         }
-        label.turnsWithMap = label.turnsWithMap || label.icon.map { $0.style.rotationAlignment == .map || movesWithMap($0.style) } ?? false
-        return label
+    }
+
+    private func pointLayout(_ c: LabelCandidate) -> (PlacedLabel, PendingGlyphs?)? {
+        let t = textFrame(c)
+        var label = textLabel(c, t, glyphs: false)
+        attach(pointIconFrame(c, t), of: c, to: &label)
+        return (label, c.shaped.glyphs.isEmpty ? nil : .point(x: t.origin.x, y: t.origin.y))
+    }
+
+    /// A point symbol's icon laid out around its anchor (as `PlacedIcon`, but for its style).
+    private struct IconFrame {
+        var rect: LabelBox
+        /// Where it is drawn (after `icon-translate`) and what it keeps others out of (before).
+        var box: LabelBox
+        var collision: LabelBox
+        var fitted: Bool
+        var shift: (x: Double, y: Double)
+        /// Degrees: `icon-rotate`, and the map's turn for a map-aligned icon.
+        var rotate: Double
+    }
+
+    /// A point symbol's icon laid out around its anchor (fitted to the text `t` with
+    /// `icon-text-fit`), nil without one.
+    private func pointIconFrame(_ c: LabelCandidate, _ t: TextFrame) -> IconFrame? {
+        guard let icon = c.icon else { return nil }
+        let rotate = icon.rotationAlignment == .map ? icon.rotate + mapAngle : icon.rotate
+        guard let f = Self.iconFrame(icon, rotate: rotate, text: c.text.isEmpty ? nil : fitBox(c, t)) else { return nil }
+        // `icon-translate` moves what is drawn, not where it collides (as `translated`).
+        let shift = screenOffset(icon.translate, inViewport: icon.translateInViewport)
+        let moved = shift.x != 0 || shift.y != 0
+        return IconFrame(rect: f.rect, box: moved ? f.box.offset(shift.x, shift.y) : f.box, collision: f.box.inset(-icon.padding),
+                         fitted: f.fitted, shift: moved ? shift : (0, 0), rotate: rotate)
+    }
+
+    /// The icon of `f` given to a point label (its image then turns with the map when the icon does).
+    private func attach(_ f: IconFrame?, of c: LabelCandidate, to label: inout PlacedLabel) {
+        guard let f, var style = c.icon else { label.icon = nil; return }
+        style.rotate = f.rotate
+        label.icon = PlacedIcon(style: style, rect: f.rect, box: f.box, collision: f.collision, fitted: f.fitted, shift: f.shift)
+        label.turnsWithMap = label.turnsWithMap || style.rotationAlignment == .map || movesWithMap(style)
     }
 
     /// The text's box as MapLibre fits an icon to it (`icon-text-fit`): as wide as the text, and
@@ -233,9 +391,10 @@ struct LabelPlacer {
     /// the anchor by `text-anchor` and moved by `text-offset` as the text is. (Measured with
     /// pymgl 0.5.0: 12-px text fitted with no padding makes a 14.4-px box, with line height 2 a
     /// 24-px one.) A turned text keeps its own box.
-    private func fitBox(_ c: LabelCandidate, _ label: PlacedLabel) -> LabelBox {
+    private func fitBox(_ c: LabelCandidate, _ t: TextFrame) -> LabelBox {
         let st = c.style, s = c.shaped
-        guard label.textTurn == 0, st.size > 0, st.lineHeight > 0, st.size.isFinite, st.lineHeight.isFinite else { return label.unshiftedTextBox }
+        guard t.turn.truncatingRemainder(dividingBy: 360) == 0, st.size > 0, st.lineHeight > 0, st.size.isFinite, st.lineHeight.isFinite
+        else { return t.box.offset(t.shift.x, t.shift.y).offset(-t.shift.x, -t.shift.y) }
         let line = st.lineHeight * st.size
         // Lines: the shaped height is (lines − 1) line heights plus about 1.16 em of ascent and descent.
         let lines = max(1, ((s.height - 1.16 * st.size) / line).rounded() + 1)
@@ -277,6 +436,13 @@ struct LabelPlacer {
     /// sprite gives one (the parts outside it keep their size and lie outside the box), else
     /// the whole image.
     static func iconLayout(_ icon: IconStyle, text: LabelBox? = nil) -> PlacedIcon? {
+        guard let f = iconFrame(icon, rotate: icon.rotate, text: text) else { return nil }
+        return PlacedIcon(style: icon, rect: f.rect, box: f.box, collision: f.box.inset(-icon.padding), fitted: f.fitted)
+    }
+
+    /// `iconLayout`'s rectangles, with the icon turned by `rotate` (degrees) instead of its
+    /// `icon-rotate`, without a copy of its style.
+    static func iconFrame(_ icon: IconStyle, rotate: Double, text: LabelBox?) -> (rect: LabelBox, box: LabelBox, fitted: Bool)? {
         let w = icon.width * icon.size, h = icon.height * icon.size
         guard w > 0, h > 0, w.isFinite, h.isFinite, w < 4096, h < 4096 else { return nil }
         var rect: LabelBox
@@ -319,8 +485,8 @@ struct LabelPlacer {
             rect = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
         }
         var box = rect
-        if icon.rotate.truncatingRemainder(dividingBy: 360) != 0 { box = turned(rect, degrees: icon.rotate) }
-        return PlacedIcon(style: icon, rect: rect, box: box, collision: box.inset(-icon.padding), fitted: fitted)
+        if rotate.truncatingRemainder(dividingBy: 360) != 0 { box = turned(rect, degrees: rotate) }
+        return (rect, box, fitted)
     }
 
     /// Where the whole image lies along one axis when the span `content` (sheet px; nil: the
@@ -355,7 +521,19 @@ struct LabelPlacer {
         return (x, y)
     }
 
-    private func textLayout(_ c: LabelCandidate) -> PlacedLabel {
+    /// A point label's text placed around its anchor, but for its glyphs.
+    private struct TextFrame {
+        /// The text's box as placed (before `text-translate`), turned when the text is.
+        var box: LabelBox
+        /// `text-translate` on screen.
+        var shift: (x: Double, y: Double)
+        /// Degrees clockwise (`text-rotate`, and the map's turn for map-aligned text).
+        var turn: Double
+        /// The text's origin (its first baseline's left end) from the anchor.
+        var origin: (x: Double, y: Double)
+    }
+
+    private func textFrame(_ c: LabelCandidate) -> TextFrame {
         let s = c.shaped, st = c.style
         // Where the text box's corner sits relative to the anchor.
         let w = s.width, h = s.height
@@ -364,19 +542,29 @@ struct LabelPlacer {
         y += st.offset.y * st.size
         // The text origin is the first baseline's left end: the box starts at (minX, minY).
         let ox = x - s.minX, oy = y - s.minY
-        let glyphs = s.glyphs.map { PlacedLabel.Glyph(index: $0.index, font: $0.font, x: $0.x + ox, y: $0.y + oy, angle: 0) }
         var box = LabelBox(minX: x, minY: y, maxX: x + w, maxY: y + h)
         // `text-rotate`, and the map's turn for map-aligned text: the box turned about the
         // anchor, and the box around that for collisions.
         let turn = st.rotate.isFinite ? st.rotate + (st.rotationAlignment == .map ? mapAngle : 0) : 0
         if turn.truncatingRemainder(dividingBy: 360) != 0 { box = Self.turned(box, degrees: turn) }
-        let shift = screenOffset(st.translate, inViewport: st.translateInViewport)
-        var label = PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: st, anchor: c.anchor, glyphs: glyphs,
-                                box: box.offset(shift.x, shift.y), collision: [box.inset(-st.padding)], angle: turn, isLine: false)
+        return TextFrame(box: box, shift: screenOffset(st.translate, inViewport: st.translateInViewport), turn: turn, origin: (ox, oy))
+    }
+
+    /// The point label of text `t`, with its glyphs or without them (yet).
+    private func textLabel(_ c: LabelCandidate, _ t: TextFrame, glyphs: Bool) -> PlacedLabel {
+        let st = c.style, turn = t.turn
+        var label = PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: st, anchor: c.anchor,
+                                glyphs: glyphs ? self.glyphs(of: c, .point(x: t.origin.x, y: t.origin.y)) : [],
+                                box: t.box.offset(t.shift.x, t.shift.y), collision: [t.box.inset(-st.padding)], angle: turn, isLine: false)
         label.textTurn = turn.truncatingRemainder(dividingBy: 360) == 0 ? 0 : turn * Double.pi / 180
-        label.textShift = shift
+        label.textShift = t.shift
         label.turnsWithMap = st.rotationAlignment == .map || (!st.translateInViewport && (st.translate.x != 0 || st.translate.y != 0))
         return label
+    }
+
+    private func textLayout(_ c: LabelCandidate) -> (PlacedLabel, PendingGlyphs?) {
+        let t = textFrame(c)
+        return (textLabel(c, t, glyphs: false), c.shaped.glyphs.isEmpty ? nil : .point(x: t.origin.x, y: t.origin.y))
     }
 
     /// The box around `b` turned `degrees` clockwise about the anchor (the origin).
@@ -405,21 +593,23 @@ struct LabelPlacer {
         return Self.iconLayout(icon).map { (translated($0), angle) }
     }
 
-    private func lineLayout(_ c: LabelCandidate) -> PlacedLabel? {
+    private func lineLayout(_ c: LabelCandidate) -> (PlacedLabel, PendingGlyphs?)? {
         if c.shaped.glyphs.isEmpty {
             // An icon alone (a one-way arrow): no text to lay along the line.
             guard let (icon, angle) = iconAlongLine(c) else { return nil }
-            return PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: [],
-                               box: icon.box, collision: [], angle: angle, isLine: true, icon: icon)
+            return (PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: [],
+                                box: icon.box, collision: [], angle: angle, isLine: true, icon: icon), nil)
         }
         // `text-rotation-alignment: viewport` along a line: level text at the line's anchor.
-        guard var label = c.style.rotationAlignment == .viewport ? textLayout(c) : textAlongLine(c) else { return nil }
+        guard let laid = c.style.rotationAlignment == .viewport ? textLayout(c) : textAlongLine(c) else { return nil }
+        var label = laid.0
+        let pending = laid.1
         label.icon = iconAlongLine(c)?.icon
         if let icon = label.icon, icon.style.rotationAlignment != .viewport || movesWithMap(icon.style) { label.turnsWithMap = true }
-        return label
+        return (label, pending)
     }
 
-    private func textAlongLine(_ c: LabelCandidate) -> PlacedLabel? {
+    private func textAlongLine(_ c: LabelCandidate) -> (PlacedLabel, PendingGlyphs?)? {
         let anchor = camera.screenPoint(ofWorld: c.anchor)
         // The path on screen (through the camera, so a turned map turns it too) in px from the
         // anchor, and the anchor's distance along it.
@@ -472,11 +662,9 @@ struct LabelPlacer {
             along = total - along
         }
         let size = c.style.size
-        // Baseline a third of the text size below the line, so the letters straddle it.
-        let drop = size * 0.35
         let maxBend = c.style.maxAngle * Double.pi / 180
-        var glyphs: [PlacedLabel.Glyph] = []
-        glyphs.reserveCapacity(s.glyphs.count)
+        var points: [(x: Double, y: Double, angle: Double)] = []
+        points.reserveCapacity(clusters.count)
         var collision: [LabelBox] = []
         collision.reserveCapacity(clusters.count)
         var angles: [Double] = []
@@ -494,18 +682,8 @@ struct LabelPlacer {
             }
             lastAngle = angle
             angles.append(angle)
+            points.append(p)
             sumCos += cos(angle); sumSin += sin(angle)
-            let dx = cos(angle), dy = sin(angle)
-            // Each glyph's origin: where it lies from the cluster's middle along the baseline
-            // (and its shaped height across it), turned to the line, `drop` below it.
-            // (`viewport-glyph`: each glyph level on screen at its place along the line.)
-            let level = c.style.rotationAlignment == .viewportGlyph
-            for g in s.glyphs[k.first..<k.end] {
-                let u = g.x - k.mid, v = g.y + drop
-                glyphs.append(level ? PlacedLabel.Glyph(index: g.index, font: g.font, x: p.x + u, y: p.y + v, angle: 0)
-                                    : PlacedLabel.Glyph(index: g.index, font: g.font, x: p.x + dx * u - dy * v, y: p.y + dy * u + dx * v,
-                                                        angle: angle))
-            }
             let r = max(size, k.width) / 2
             let ink = LabelBox(minX: p.x - r, minY: p.y - r, maxX: p.x + r, maxY: p.y + r)
             box = box.map { $0.union(ink) } ?? ink
@@ -514,10 +692,10 @@ struct LabelPlacer {
         guard let box else { return nil }
         let mean = atan2(sumSin, sumCos) * 180 / Double.pi
         let shift = screenOffset(c.style.translate, inViewport: c.style.translateInViewport)
-        var label = PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: glyphs,
+        var label = PlacedLabel(identity: c.identity, layerID: c.layerID, text: c.text, style: c.style, anchor: c.anchor, glyphs: [],
                                 box: box.offset(shift.x, shift.y), collision: collision, angle: mean, isLine: true, clusterAngles: angles)
         label.textShift = shift
-        return label
+        return (label, .line(points: points, clusters: clusters))
     }
 
     /// The point `d` px along the path and the direction of the segment it lies on.

@@ -36,7 +36,7 @@ public struct MapRenderer: Sendable {
     /// Labels from the style's symbol layers, placed over the whole screen (`LabelLayer`).
     public var showsLabels = true
     private let overlays = OverlayCache()
-    private let labelLayer = LabelLayer()
+    private let labelLayer: LabelLayer
     private let turned = RotationBuffer()
     let turnedFrame = TurnedFrameCache()
     /// How far (device px, each side) a cached turned frame reaches past the view, so a pan at
@@ -49,8 +49,15 @@ public struct MapRenderer: Sendable {
     static let fallbackLevels = 8
 
     public init(cache: TileCache, attributions: [MapAttribution] = []) {
+        self.init(cache: cache, attributions: attributions, labelsStraightIntoPixels: true)
+    }
+
+    /// `labelsStraightIntoPixels: false` draws every label through cairo, not straight into an
+    /// image surface's pixels (`LabelLayer.FramePixels`): the tests compare the two.
+    init(cache: TileCache, attributions: [MapAttribution] = [], labelsStraightIntoPixels: Bool) {
         self.cache = cache
         self.attributions = attributions
+        labelLayer = LabelLayer(directCompositing: labelsStraightIntoPixels)
     }
 
     /// The tile grid drawn for `camera`: the nearest integer zoom, so tiles are scaled by

@@ -3,8 +3,10 @@
 /// is safe before the vblank it can still make, so the newest input is folded into it; no two
 /// commits aim at one vblank; and nothing waits for a frame callback that comes late.
 ///
-/// Without a learned phase (no `wp_presentation`, or no frame presented yet) `startTime` is nil
-/// and the loop paces on frame callbacks as before. Times are monotonic milliseconds.
+/// Without `wp_presentation` (or with `MERIDIAN_FRAME_PACING=callbacks`) the phase comes from
+/// the frame callbacks' answers instead (`frameCallbackDone`). Without a learned phase (no frame
+/// shown yet, no refresh known) `decide` is nil and the loop paces on frame callbacks alone.
+/// Times are monotonic milliseconds.
 struct FramePacer {
     /// The refresh period, from the feedback's `refresh` (else the spacing of presentations,
     /// else the output's mode).
@@ -18,14 +20,22 @@ struct FramePacer {
     private(set) var lastTarget: Double?
     /// The vblank the frame being waited for aims at.
     private var planned: Double?
+    /// When the drawing of the newest commit began (nil: not known).
+    private var lastDrawStart: Double?
+    /// The vblank a second commit was drawn for, replacing the one queued for it (at most one).
+    private var replacedTarget: Double?
     /// The most recent drawing times (ms), newest last.
     private var draws: [Double] = []
     /// Arrival times of the most recent input frames, newest last.
     private var inputs: [Double] = []
+    /// When the most recent frame callbacks were answered (callback pacing), and the time the
+    /// compositor gave each for its frame when that is on our clock; newest last.
+    private var answers: [(arrival: Double, stamp: Double?)] = []
 
     static let minimumMargin = 1.0
     static let maximumMargin = 4.0
     static let drawWindow = 32
+    static let answerWindow = 16
     /// The least time, as a fraction of the period, between a folding frame's start and its vblank.
     static let foldSlack = 0.5
 
@@ -58,10 +68,16 @@ struct FramePacer {
     /// shows more of it. When it does not, starting late gains nothing (the frame makes the
     /// same vblank drawn at once) and risks missing it, so frames start at once.
     func foldsInput(now: Double) -> Bool {
-        // Input that stopped a while ago (an animation running on) says nothing.
-        guard let p = period, inputs.count >= 3, let newest = inputs.last, now - newest < 100 else { return false }
+        guard let p = period, let gap = inputGap(now: now) else { return false }
+        return gap < p * 0.9
+    }
+
+    /// The median gap of the recent input frames, nil when fewer than three came or the newest
+    /// is over 100 ms old (input that stopped a while ago, an animation running on, says nothing).
+    func inputGap(now: Double) -> Double? {
+        guard inputs.count >= 3, let newest = inputs.last, now - newest < 100 else { return nil }
         let gaps = zip(inputs.dropFirst(), inputs).map { $0 - $1 }.sorted()
-        return gaps[gaps.count / 2] < p * 0.9
+        return gaps[gaps.count / 2]
     }
 
     /// When the next input frame is due, if the input that is waiting to be drawn arrived
@@ -106,6 +122,50 @@ struct FramePacer {
         } else {
             margin = max(margin - 0.05, FramePacer.minimumMargin)
         }
+    }
+
+    /// Frame-callback pacing (no `wp_presentation`, or `MERIDIAN_FRAME_PACING=callbacks`): the
+    /// frame callback of a commit aiming at `target` was answered at `time`, for the frame the
+    /// compositor timed at `stamp` (its whole-ms time on our clock, nil when on another clock);
+    /// `refresh` is the output mode's period, if it has one. Compositors answer frame callbacks when they
+    /// composite (the test compositor and wlroots at the output's frame, weston when it starts a
+    /// repaint): the instant a commit has to beat, which is what the pacer needs of a vblank.
+    /// Fed only these, the pacer times frames as with presentation feedback, a little later by
+    /// the answer's delivery (which the margin absorbs). Before, callback pacing drew whenever a
+    /// callback came, right after the vblank, and a touch frame that arrived while that commit
+    /// was queued waited for the next callback: with touch about once a refresh, every touch frame
+    /// a refresh late (docs/LATENCY.md, "The 60 Hz lock" and "Callback pacing unlocked").
+    mutating func frameCallbackDone(at time: Double, stamp: Double? = nil, refresh: Double?, target: Double?) {
+        answers.append((time, stamp))
+        if answers.count > FramePacer.answerWindow { answers.removeFirst(answers.count - FramePacer.answerWindow) }
+        var instant = time
+        if let p = refresh ?? period {
+            // `x` moved by whole periods to the grid line nearest `reference`.
+            func onGrid(_ x: Double, near reference: Double) -> Double {
+                x - ((x - reference) / p).rounded() * p
+            }
+            // An answer comes once the compositor has composited, a varying few ms after the
+            // instant it latched at (1.5-6 ms under the test compositor at 1920x1200): of the
+            // recent answers put on the period's grid, the earliest is the closest to it.
+            instant = answers.map { onGrid($0.arrival, near: time) }.min() ?? time
+            // The compositor's own time for the frame (wlroots: the vblank's, weston: the latest
+            // presentation's) is that instant in whole ms, truncated: each says it lies in
+            // [stamp, stamp + 1) on the grid, and at a period that is no whole number of ms the
+            // stamps together pin it to a fraction of a ms. Stamps that do not agree (a
+            // compositor that stamps something else) are not used.
+            if let newest = stamp {
+                let stamps = answers.compactMap(\.stamp)
+                let low = stamps.map { onGrid($0, near: newest) }.max() ?? newest
+                let high = stamps.map { onGrid($0 + 1, near: newest + 1) }.min() ?? newest + 1
+                if low <= high {
+                    // The vblank is the grid line at or before the answers (they come after it).
+                    var stamped = onGrid((low + high) / 2, near: instant)
+                    if stamped > instant + 0.5 { stamped -= p }
+                    instant = stamped
+                }
+            }
+        }
+        presented(at: instant, refresh: refresh, target: target)
     }
 
     /// The first vblank at or after `t`.
@@ -179,12 +239,32 @@ struct FramePacer {
         return .wait(until: start)
     }
 
+    /// The vblank to draw a frame for at once, replacing the commit queued for it, or nil. A
+    /// commit is queued for a vblank still to come, input arrived after its drawing began (so it
+    /// does not show it), input is known to come no faster than the display refreshes (faster
+    /// input is folded instead; at a gesture's first frames the rate is not known yet), and a
+    /// typical frame started now (+ the least margin) still makes that vblank. The compositor
+    /// then shows the newer commit and discards the queued one (and one that does not make it
+    /// is shown at the next vblank, as the frame drawn after that vblank would have been). Without this the input waited
+    /// for that vblank and was drawn for the next: at 120 Hz, touch arriving just after an
+    /// animation's frame (labels fading, tiles landing) was committed waited 6-10 ms and was
+    /// shown a refresh late, the frames that set the p99 (docs/LATENCY.md, "The 120 Hz tail").
+    /// At most one replacement a vblank.
+    func replacementTarget(now: Double) -> Double? {
+        guard let last = lastTarget, now < last, last != replacedTarget, let newest = inputs.last,
+              let drawn = lastDrawStart, newest > drawn, let p = period, let gap = inputGap(now: now), gap >= p * 0.9,
+              now + typicalDraw + FramePacer.minimumMargin <= last else { return nil }
+        return last
+    }
+
     /// No frame is wanted any more: forget the plan.
     mutating func cancelPlan() { planned = nil }
 
-    /// A frame was committed aiming at `target`.
-    mutating func committed(target: Double?) {
+    /// A frame whose drawing began at `drawStart` (nil: not known) was committed aiming at `target`.
+    mutating func committed(target: Double?, drawnFrom drawStart: Double? = nil) {
+        if let target, target == lastTarget { replacedTarget = target }
         lastTarget = target
+        lastDrawStart = drawStart
         planned = nil
     }
 }

@@ -59,14 +59,22 @@ struct EventClock {
             self.offset = smallest
             return raw + smallest
         }
-        let wrap = 4_294_967_296.0
-        let wraps = ((now - raw) / wrap).rounded() * wrap
-        if raw + wraps <= now, raw + wraps > now - 200 {
-            offset = wraps
-            return raw + wraps
+        if let t = EventClock.monotonic(ms, now: now) {
+            offset = t - raw
+            return t
         }
         offset = now - raw
         return now
+    }
+
+    /// The compositor's 32-bit ms time on our clock when it counts CLOCK_MONOTONIC (it then
+    /// differs from ours by whole wraps of 2^32 ms and lies at most 200 ms back); nil otherwise.
+    static func monotonic(_ ms: UInt32, now: Double = monotonicMilliseconds()) -> Double? {
+        let raw = Double(ms)
+        let wrap = 4_294_967_296.0
+        let wraps = ((now - raw) / wrap).rounded() * wrap
+        guard raw + wraps <= now, raw + wraps > now - 200 else { return nil }
+        return raw + wraps
     }
 }
 

@@ -41,6 +41,8 @@ public final class WaylandClient {
     private var targets: [UInt64: Double] = [:]
     /// When the pacer wants the loop to look again (a frame due then).
     private var drawDeadline: Double?
+    /// The vblank the commit that asked for the outstanding frame callback aimed at.
+    private var callbackTarget: Double?
     /// When the newest input frame was delivered to the app (monotonic ms).
     private var lastInputAt = -Double.infinity
     private(set) var outputs: [UInt32: Output] = [:]
@@ -57,6 +59,9 @@ public final class WaylandClient {
     /// `MERIDIAN_FRAME_PACING=callbacks` paces on frame callbacks even with presentation
     /// feedback (to compare the two side by side).
     private let pacedByPresentation = getenv("MERIDIAN_FRAME_PACING").map { String(cString: $0) } != "callbacks"
+    /// Whether the pacer learns the phase from frame callbacks: without `wp_presentation`, or
+    /// when asked to pace on them. Then presentation feedback (if any) goes to the probe alone.
+    private var pacesOnCallbacks: Bool { presentation == nil || !pacedByPresentation }
     /// `MERIDIAN_FULL_REDRAW=1` draws every frame whole (to compare, or to rule damage out).
     private let partialRedraws = getenv("MERIDIAN_FULL_REDRAW") == nil
     /// What was bound, for `--verbose` and the closing notes: interface → version.
@@ -181,8 +186,11 @@ public final class WaylandClient {
         let p = Presentation(proxy: proxy)
         p.onPresented = { [weak self] sequence, time, refresh in
             guard let self else { return }
-            if refresh == nil, let mode = outputs.values.map(\.refreshMilliHertz).max() { pacer.outputRefresh(milliHertz: mode) }
-            pacer.presented(at: time, refresh: refresh, target: targets.removeValue(forKey: sequence))
+            let target = targets.removeValue(forKey: sequence)
+            if !pacesOnCallbacks {
+                if refresh == nil, let mode = outputs.values.map(\.refreshMilliHertz).max() { pacer.outputRefresh(milliHertz: mode) }
+                pacer.presented(at: time, refresh: refresh, target: target)
+            }
             latencyProbe?.presented(sequence, at: time)
         }
         p.onDiscarded = { [weak self] sequence in
@@ -238,6 +246,7 @@ public final class WaylandClient {
                                 fullscreen: options.fullscreen)
         self.window = window
         window.onClose = { [weak self] in self?.running = false }
+        window.onFrameDone = { [weak self] time in self?.frameCallbackAnswered(time: time) }
         defer { teardown() }
         let fd = wl_display_get_fd(display)
         // SIGTERM and SIGINT end the run cleanly (state written, window destroyed) through the poll.
@@ -284,6 +293,18 @@ public final class WaylandClient {
             if fds[1].revents & Int16(POLLIN) != 0 { running = false }
             for p in fds.dropFirst(2) where p.revents & Int16(POLLIN) != 0 { app.wakeup(p.fd) }
         }
+    }
+
+    /// Callback pacing: the answer to our frame callback (and its time for the frame, `time`
+    /// ms on the compositor's clock) gives the pacer the phase.
+    private func frameCallbackAnswered(time: UInt32) {
+        let target = callbackTarget
+        callbackTarget = nil
+        guard pacesOnCallbacks else { return }
+        let now = monotonicMilliseconds()
+        let mode = outputs.values.map(\.refreshMilliHertz).max() ?? 0
+        pacer.frameCallbackDone(at: now, stamp: EventClock.monotonic(time, now: now),
+                                refresh: mode >= 1000 ? 1_000_000 / Double(mode) : nil, target: target)
     }
 
     /// Milliseconds until the earliest timer, or -1 (sleep until an event) when nothing is due.
@@ -335,8 +356,9 @@ public final class WaylandClient {
             let overdue = configure && now >= ackDeadline - 2
             // An outstanding frame callback only holds us back while the compositor has not
             // yet taken our last frame (a hidden window, a stalled compositor). With presentation
-            // feedback the pacer times the frame; without it, the callback does.
-            let consumed = window.lastCommitSequence.map { !(presentation?.isPending($0) ?? true) } ?? false
+            // feedback the pacer times the frame; without it, the callback holds it until
+            // answered, and the pacer, which learned the phase from the answers, times it then.
+            let consumed = !pacesOnCallbacks && (window.lastCommitSequence.map { !(presentation?.isPending($0) ?? true) } ?? false)
             // Input since our last commit, with the callback for that commit still out: drawn
             // at the latest Window.callbackStallGrace after the commit (the callback was lost).
             let inputWaiting = lastInputAt > window.lastCommitAt
@@ -344,10 +366,13 @@ public final class WaylandClient {
             let stalled = inputWaiting && window.frameCallbackPending && now >= stallDeadline - 2
             if overdue || stalled {
                 target = pacer.target(startingAt: now)
+            } else if let queued = pacer.replacementTarget(now: now) {
+                // Input the queued commit does not show, in time for its vblank: draw again for it.
+                target = queued
             } else if window.frameCallbackPending && !consumed {
                 drawDeadline = holdDeadline(configure ? ackDeadline : nil, inputWaiting ? stallDeadline : nil)
                 return
-            } else if pacedByPresentation, let decision = pacer.decide(now: now) {
+            } else if let decision = pacer.decide(now: now) {
                 switch decision {
                 case .wait(let until):
                     drawDeadline = configure ? min(until, ackDeadline) : until
@@ -366,6 +391,7 @@ public final class WaylandClient {
         latencyProbe?.drawing(at: drawStart)
         let active = window.isActivated
         let previousTitleBar = window.committedTitleBar
+        let callbackWasPending = window.frameCallbackPending
         let committed = try window.present { buffer, geometry, titleBarPixels in
             // The title bar is drawn into a buffer only when that buffer shows another one.
             let bar = titleBar && titleBarPixels > 0 ? TitleBar.State(pixels: titleBarPixels, windowWidth: windowWidth, active: active) : nil
@@ -394,7 +420,8 @@ public final class WaylandClient {
         guard committed != .busy else { return }
         let now = monotonicMilliseconds()
         pacer.drew(duration: now - drawStart)
-        pacer.committed(target: target)
+        pacer.committed(target: target, drawnFrom: drawStart)
+        if !callbackWasPending && window.frameCallbackPending { callbackTarget = target }
         if committed == .unchanged { latencyProbe?.unchanged() }
         guard committed == .committed else { return }
         if let sequence = window.lastCommitSequence, let target { targets[sequence] = target }

@@ -83,6 +83,8 @@ final class Window {
     private(set) var lastCommitSequence: UInt64?
     var onGeometryChange: (() -> Void)?
     var onClose: (() -> Void)?
+    /// The compositor answered the outstanding frame callback, with its time for the frame (ms).
+    var onFrameDone: ((UInt32) -> Void)?
 
     static let titleBarHeight = 32
 
@@ -379,10 +381,11 @@ final class Window {
     ))
 
     static let frameListener = ListenerTable(wl_callback_listener(
-        done: { data, callback, _ in
+        done: { data, callback, time in
             guard let w = owner(data, as: Window.self) else { return }
             if let callback { wl_callback_destroy(callback) }
             w.frameCallback = nil
+            w.onFrameDone?(time)
         }
     ))
 }

@@ -175,6 +175,35 @@ enum LatencyBench {
                     ("median", Bench.quantile(fills, 0.5)), ("p90", Bench.quantile(fills, 0.9)),
                     ("p99", Bench.quantile(fills, 0.99)), ("runs", fills.count)])
 
+        // The floor under any wl_shm redraw of the map: copying pixels already drawn (a picture
+        // kept aside) into the buffer, no drawing at all. The whole window, then the map's frame
+        // row by row (what a map-only pan frame writes).
+        let source = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
+        defer { source.deallocate() }
+        memset(source, 0x5a, stride * height)
+        let m = h.mapFrame
+        let mx = max(0, Int(m.x)), my = max(0, Int(m.y))
+        let mw = min(width - mx, Int(m.width)), mh = min(height - my, Int(m.height))
+        var wholeCopies: [Double] = [], mapCopies: [Double] = []
+        for _ in 0..<100 {
+            let t0 = Bench.now()
+            memcpy(pixels, source, stride * height)
+            let t1 = Bench.now()
+            for row in my..<(my + mh) {
+                memcpy(pixels + row * stride + mx * 4, source + row * stride + mx * 4, mw * 4)
+            }
+            let t2 = Bench.now()
+            wholeCopies.append(Double(t1 - t0) / 1e6)
+            mapCopies.append(Double(t2 - t1) / 1e6)
+        }
+        Bench.progress("latency headless: copying the whole \(size) window once: median \(Bench.format(Bench.quantile(wholeCopies, 0.5))) ms; "
+            + "the \(mw)x\(mh) map's rows: \(Bench.format(Bench.quantile(mapCopies, 0.5))) ms")
+        for (metric, values) in [("window_copy_ms", wholeCopies), ("map_copy_ms", mapCopies)] {
+            Bench.emit([("suite", "latency"), ("metric", metric), ("size", size), ("mode", "headless"),
+                        ("median", Bench.quantile(values, 0.5)), ("p90", Bench.quantile(values, 0.9)),
+                        ("p99", Bench.quantile(values, 0.99)), ("runs", values.count)])
+        }
+
         for kind in ["scroll", "pan", "pinch"] {
             guard let s = samples[kind], !s.wall.isEmpty else {
                 Bench.progress("latency headless: \(kind): no frame changed the screen")

@@ -122,6 +122,76 @@ final class LabelPlacerTests: XCTestCase {
         assertNoOverlaps(labels, in: camera.size)
     }
 
+    /// Labels at full opacity are blitted straight into an image frame's pixels (pixman, no cairo
+    /// call per label): the frame must come out byte for byte as cairo drew it, in an opaque
+    /// and a transparent frame, settled and while panning, drawn away from the frame's corner,
+    /// with a clip cutting through labels, and with a clip of two rectangles (drawn by cairo).
+    func testLabelsBlittedStraightIntoTheFrameAreTheSamePixelsAsCairoDrewThem() throws {
+        var features: [VectorFeature] = []
+        for i in 0..<200 {
+            features.append(Self.point(Int32((i * 977) % 4096), Int32((i * 613) % 4096), "Place \(i)", layer: Int64(i % 3)))
+        }
+        for i in 0..<12 {
+            let y = Double(150 + i * 330)
+            features.append(Self.line((0...20).map { (Double($0) * 205, y + 120 * sin(Double($0) * 0.7)) }, "Winding Road \(i)"))
+        }
+        let source = FixtureSource(every: Self.labelTile(features))
+        func make(direct: Bool) -> MapRenderer {
+            var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: [source], symbols: TestSymbols()), scale: 1),
+                                labelsStraightIntoPixels: direct)
+            r.showsScaleBar = false
+            r.showsAttribution = false
+            return r
+        }
+        let direct = make(direct: true), cairo = make(direct: false)
+        var unlabelled = make(direct: false)
+        unlabelled.showsLabels = false
+        /// A 600x560 frame with the 512x512 view drawn 37 px right and 23 down, under `clip`.
+        func pixels(_ r: MapRenderer, opaque: Bool, clip: [(Double, Double, Double, Double)], pan: Bool, bearing: Double = 0) throws -> [UInt8] {
+            var camera = camera
+            camera.bearing = bearing
+            let image = try XCTUnwrap(RasterImage(width: 600, height: 560, opaque: opaque))
+            let cr = try XCTUnwrap(cairo_create(image.surface))
+            defer { cairo_destroy(cr) }
+            cairo_set_source_rgba(cr, 0.2, 0.4, 0.6, 0.5)
+            cairo_paint(cr)
+            for c in clip { cairo_rectangle(cr, c.0, c.1, c.2, c.3) }
+            if !clip.isEmpty { cairo_clip(cr) }
+            let origin = ScreenPoint(x: 37, y: 23)
+            r.drawSynchronously(camera, into: cr, at: origin)
+            if pan {
+                var moved = camera
+                for step in [3.0, 3, -2] {
+                    moved.pan(by: ScreenPoint(x: step, y: step / 2))
+                    r.draw(moved, into: cr, at: origin, moving: true)
+                }
+            }
+            cairo_surface_flush(image.surface)
+            let data = try XCTUnwrap(cairo_image_surface_get_data(image.surface))
+            return Array(UnsafeBufferPointer(start: data, count: Int(cairo_image_surface_get_stride(image.surface)) * 560))
+        }
+        let cases: [(opaque: Bool, clip: [(Double, Double, Double, Double)], pan: Bool)] = [
+            (true, [], false), (false, [], true), (true, [(100, 90, 301, 257)], true), (false, [(100, 90, 301, 257)], false),
+            (true, [(60, 40, 200, 150), (300, 260, 180, 200)], false),
+        ]
+        for (opaque, clip, pan) in cases {
+            let a = try pixels(direct, opaque: opaque, clip: clip, pan: pan), b = try pixels(cairo, opaque: opaque, clip: clip, pan: pan)
+            XCTAssertGreaterThan(direct.labels(for: camera).count, 50)
+            let bare = try pixels(unlabelled, opaque: opaque, clip: clip, pan: pan)
+            let labelled = zip(b, bare).filter { $0 != $1 }.count
+            XCTAssertGreaterThan(labelled, 2000, "the labels drew something (opaque \(opaque), clip \(clip), pan \(pan))")
+            let differing = zip(a, b).filter { $0 != $1 }.count
+            XCTAssertEqual(differing, 0, "bytes differing from cairo's: opaque \(opaque), clip \(clip), pan \(pan)")
+        }
+        // On a turned map (labels level on screen over the turned tiles), settled and panning.
+        for pan in [false, true] {
+            let a = try pixels(direct, opaque: true, clip: [], pan: pan, bearing: 37)
+            let b = try pixels(cairo, opaque: true, clip: [], pan: pan, bearing: 37)
+            XCTAssertGreaterThan(zip(b, try pixels(unlabelled, opaque: true, clip: [], pan: pan, bearing: 37)).filter { $0 != $1 }.count, 2000)
+            XCTAssertEqual(zip(a, b).filter { $0 != $1 }.count, 0, "bytes differing from cairo's at bearing 37, pan \(pan)")
+        }
+    }
+
     func testAStreetNameFollowsItsCurveGlyphByGlyphAndReadsUpright() throws {
         // A gentle arc across the tile, drawn once west to east and once east to west.
         let arc = (0...40).map { i -> (Double, Double) in

@@ -60,6 +60,39 @@ final class LineAnchorTests: XCTestCase {
         XCTAssertEqual(inside.first?.map(\.x), [10, 50, 90])
     }
 
+    func testNoAnchorWhereTheLineTurnsPastTheMaxAngleUnderTheLabel() {
+        // 300 px east, then a right angle, 300 px south; a 100-px label every 112.5 px
+        // (spacing 50 widened to the label plus a quarter spacing), the first 82 px in.
+        let corner = [WorldPoint(x: 0, y: 0), WorldPoint(x: 300, y: 0), WorldPoint(x: 300, y: 300)]
+        func spots(_ path: [WorldPoint], maxAngle: Double?) -> [Double] {
+            LabelExtraction.anchors(along: path, logicalPerWorld: 1, labelLength: 100, textSize: 16, spacing: 50, continued: false,
+                                    maxAngle: maxAngle).map { $0.point.x + $0.point.y }
+        }
+        XCTAssertEqual(spots(corner, maxAngle: nil), [82, 194.5, 307, 419.5, 532])
+        // At 307 the label spans the corner (90° > 45°): dropped, as MapLibre's checkMaxAngle does.
+        XCTAssertEqual(spots(corner, maxAngle: 45), [82, 194.5, 419.5, 532])
+        XCTAssertEqual(spots(corner, maxAngle: 95), [82, 194.5, 307, 419.5, 532])
+        // The same 90° in three 30° bends 4 px apart: within one window (0.6 × 16 px), so
+        // summed; spread 40 px apart, each bend alone is under the limit.
+        func bends(_ gap: Double) -> [WorldPoint] {
+            var pts = [WorldPoint(x: 0, y: 0), WorldPoint(x: 300, y: 0)]
+            var angle = 0.0
+            for _ in 0..<3 {
+                angle += Double.pi / 6
+                let last = pts[pts.count - 1]
+                pts.append(WorldPoint(x: last.x + gap * cos(angle), y: last.y + gap * sin(angle)))
+            }
+            let last = pts[pts.count - 1]
+            pts.append(WorldPoint(x: last.x, y: last.y + 300))
+            return pts
+        }
+        XCTAssertFalse(spots(bends(4), maxAngle: 45).contains { abs($0 - 307) < 2 }, "\(spots(bends(4), maxAngle: 45))")
+        XCTAssertEqual(spots(bends(40), maxAngle: 45).count, spots(bends(40), maxAngle: nil).count)
+        // A line too bent everywhere gets no anchor, not even in its middle.
+        XCTAssertEqual(spots([WorldPoint(x: 0, y: 0), WorldPoint(x: 60, y: 0), WorldPoint(x: 60, y: 60)], maxAngle: 45), [])
+        XCTAssertEqual(spots([WorldPoint(x: 0, y: 0), WorldPoint(x: 60, y: 0), WorldPoint(x: 60, y: 60)], maxAngle: nil), [60])
+    }
+
     /// Distances (px) from the start of a straight 1000-px line to each anchor.
     func spots(continued: Bool, overscaling: Double) -> [Double] {
         let path = [WorldPoint(x: 0, y: 0), WorldPoint(x: 1000, y: 0)]
