@@ -174,22 +174,24 @@ public struct MapRenderer: Sendable {
         return big
     }
 
-    /// Draws every tile `camera` needs (on all cores), then composites the settled frame.
-    /// Blocks; for headless runs, screenshots and tests. Same camera, same pixels.
+    /// Draws every tile `camera` needs (on all cores; edge tiles only as far as the frame shows
+    /// them, cached as such), then composites the settled frame. Blocks; for headless runs,
+    /// screenshots and tests. Same camera, same pixels.
     @discardableResult
     public func drawSynchronously(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero) -> FrameReport {
         // Edge tiles only as far as the frame shows them: a cold 1920x1200 frame drew about
         // 1.4× the screen's pixels when they were drawn whole.
-        let drawn = cache.renderNowWithLabels(tiles(for: camera), areas: shownAreas(camera, at: origin))
+        let drawn = cache.renderNowWithLabels(tiles(for: camera), areas: shownAreas(camera))
         return composite(camera, found: drawn.images, labels: drawn.labels, into: cr, at: origin, moving: false)
     }
 
-    /// The part of each visible tile a settled north-up frame of `camera` at `origin` reads, for
+    /// The part of each visible tile a settled north-up frame of `camera` reads (wherever the
+    /// frame's origin is: tiles and view move together), for
     /// the tiles it shows only in part (edge tiles); whole tiles, and every tile of a turned
     /// frame, are left out (drawn whole). One spare pixel around a copied tile's part (the
     /// frame snaps tiles to whole device pixels), three around a scaled one's (the filter
     /// reads its neighbours).
-    func shownAreas(_ camera: MapCamera, at origin: ScreenPoint = .zero) -> [TileKey: TileArea] {
+    func shownAreas(_ camera: MapCamera) -> [TileKey: TileArea] {
         guard camera.bearing == 0 else { return [:] }
         let pixelSize = tilePixelSize(for: camera)
         var areas: [TileKey: TileArea] = [:]

@@ -220,8 +220,16 @@ public final class TileCache: Sendable {
                     labels[id] = s.entries[id]?.labels
                     return false
                 }
-                // Drawn in part before and more is needed now: draw it whole, once.
-                if s.entries[id]?.area == nil, let area = areas[id] { partial[id] = area }
+                if let old = s.entries[id], old.area != nil {
+                    // Drawn in part before and more is needed now: drawn whole, once. The part
+                    // leaves the table first, so its pixels can serve the whole tile (redrawing
+                    // a screen's edge tiles otherwise took 8 MB more at the bench's peak).
+                    s.entries[id] = nil
+                    s.bytes -= old.image.memoryBytes
+                    shared.pool.setLimit(byteBudget - s.bytes)
+                } else if let area = areas[id] {
+                    partial[id] = area
+                }
                 return true
             }
         }
