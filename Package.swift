@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "Wayland", dependencies: [
             "Input", "CWaylandClient", "CWaylandCursor", "CXKBCommon", "CProtocols", "CWaylandShims",
         ]),
-        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Style", "Render", "UI", "Wayland", "Places", "CCairo"]),
+        .target(name: "MeridianApp", dependencies: ["Input", "Gestures", "Geo", "Tiles", "Style", "Render", "UI", "Wayland", "Places", "JSONText", "CCairo"]),
         .executableTarget(name: "meridian", dependencies: ["MeridianApp"]),
         // Saves a places file in a loop until killed: the crash-safety test's subject (PlacesTests).
         .executableTarget(name: "places-save-loop", dependencies: ["Places", "Geo"]),
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "Geo", "JSONText"]),
-        .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd", "TestSupport"]),  // fixtures: SQLite, gzip, brotli, zstd
+        .testTarget(name: "TilesTests", dependencies: ["Tiles", "Geo", "JSONText", "CSQLite", "CZlib", "CBrotliEncoder", "CZstd", "TestSupport"]),  // fixtures: SQLite, gzip, brotli, zstd
         .testTarget(name: "RenderTests", dependencies: ["Render", "Style", "Tiles", "Geo", "CCairo"]),
         .testTarget(name: "StyleTests", dependencies: ["Style", "Tiles"]),
         .testTarget(name: "WaylandTests", dependencies: ["Wayland", "Input"]),

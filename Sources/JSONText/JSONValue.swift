@@ -39,6 +39,12 @@ public indirect enum JSONValue: Equatable, Sendable {
         return nil
     }
 
+    /// `text` parsed as one whole JSON value (RFC 8259) nesting at most `maximumDepth` levels,
+    /// or nil: for readers that only need to know that a value is unusable (tile metadata).
+    public static func parse(_ text: String, maximumDepth: Int) -> JSONValue? {
+        (try? JSONParser.parse(text, maximumDepth: maximumDepth))?.value
+    }
+
     /// The same object with `key` set to `value`: the first member of that name is replaced in
     /// place, or a new member is appended. Anything but an object is returned unchanged.
     public func setting(_ key: String, to value: JSONValue) -> JSONValue {
@@ -109,6 +115,19 @@ extension JSONValue {
         case .number(let n): out += n
         case .bool(let b): out += b ? "true" : "false"
         case .null: out += "null"
+        }
+    }
+
+    /// The value as JSON text on one line, without spaces; numbers as they were written.
+    public var compactText: String {
+        switch self {
+        case .object(let members):
+            return "{" + members.map { JSONValue.quoted($0.key) + ":" + $0.value.compactText }.joined(separator: ",") + "}"
+        case .array(let items): return "[" + items.map(\.compactText).joined(separator: ",") + "]"
+        case .string(let s): return JSONValue.quoted(s)
+        case .number(let n): return n
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
         }
     }
 

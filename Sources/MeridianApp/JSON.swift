@@ -1,4 +1,4 @@
-import Tiles
+import JSONText
 
 /// A small JSON writer for the state dump: keys keep the order they are written in.
 enum JSON {
@@ -26,5 +26,5 @@ enum JSON {
         }
     }
 
-    static func quote(_ s: String) -> String { MetadataJSON.quoted(s) }
+    static func quote(_ s: String) -> String { JSONText.JSONValue.quoted(s) }
 }

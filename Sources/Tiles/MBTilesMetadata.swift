@@ -1,3 +1,5 @@
+import JSONText
+
 /// What a tile file says about its tiles: an MBTiles 1.3 `metadata` table, or a PMTiles
 /// archive's header and JSON metadata (both formats share this description).
 public struct MBTilesMetadata: Sendable, Equatable {
@@ -104,16 +106,20 @@ public struct MBTilesMetadata: Sendable, Equatable {
                 metadata.center = Center(longitude: numbers[0], latitude: numbers[1], zoom: numbers.count > 2 ? numbers[2] : nil)
             }
         }
-        if let json = values["json"].flatMap(MetadataJSON.parse) {
-            metadata.vectorLayerIDs = layerIDs(json.member("vector_layers"))
+        if let json = values["json"].flatMap({ JSONValue.parse($0, maximumDepth: maximumJSONDepth) }) {
+            metadata.vectorLayerIDs = layerIDs(json["vector_layers"])
         }
         return metadata
     }
 
     /// The ids in a `vector_layers` array; entries without a string `id` are left out.
-    static func layerIDs(_ layers: MetadataJSON?) -> [String] {
-        (layers?.arrayValue ?? []).compactMap { $0.member("id")?.stringValue }
+    static func layerIDs(_ layers: JSONValue?) -> [String] {
+        (layers?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
     }
+
+    /// Metadata JSON nesting deeper than this is refused as damaged (a hostile file must not
+    /// exhaust the stack; real `vector_layers` nest four levels).
+    static let maximumJSONDepth = 64
 }
 
 /// `html` without tags and with the few entities attributions use, trimmed.

@@ -2,6 +2,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONText
 
 /// Vector tiles from a local PMTiles v3 archive, read-only.
 ///
@@ -75,7 +76,7 @@ public final class PMTilesSource: TileFile {
             root = try Self.directory(rootBytes, header.internalCompression, file: path, what: "the root directory")
             guard !root.isEmpty else { throw TileError(file: path, kind: .noTiles) }
 
-            var json: MetadataJSON = .object([])
+            var json: JSONValue = .object([])
             if header.metadataLength > 0 {
                 guard header.metadataLength <= UInt64(Self.maxMetadataBytes) else {
                     throw TileError(file: path, kind: .damagedArchive("metadata of \(header.metadataLength) bytes"))
@@ -87,7 +88,7 @@ public final class PMTilesSource: TileFile {
                 case .success(let t): text = t
                 case .failure(let failure): throw TileError(file: path, kind: .damagedArchive("metadata: \(failure.message)"))
                 }
-                guard let parsed = MetadataJSON.parse(text), case .object = parsed else {
+                guard let parsed = JSONValue.parse(text, maximumDepth: MBTilesMetadata.maximumJSONDepth), case .object = parsed else {
                     throw TileError(file: path, kind: .badMetadata(key: "metadata", value: String(text.prefix(60))))
                 }
                 json = parsed
@@ -239,10 +240,10 @@ extension MBTilesMetadata {
     /// A PMTiles archive's description: zooms, bounds and centre from its header, the rest
     /// (name, attribution, vector_layers…) from its JSON metadata. `values` holds each
     /// top-level metadata member as text (JSON text for non-strings), as MBTiles rows would.
-    init(pmtiles header: PMTiles.Header, json: MetadataJSON) {
+    init(pmtiles header: PMTiles.Header, json: JSONValue) {
         var values: [String: String] = [:]
         if case .object(let members) = json {
-            for (key, value) in members where values[key] == nil { values[key] = value.stringValue ?? value.serialized }
+            for member in members where values[member.key] == nil { values[member.key] = member.value.stringValue ?? member.value.compactText }
         }
         var bounds: Bounds?
         if header.minLon <= header.maxLon, header.minLat <= header.maxLat, !(header.minLon == 0 && header.maxLon == 0 && header.minLat == 0 && header.maxLat == 0) {
@@ -258,6 +259,6 @@ extension MBTilesMetadata {
         self.center = center
         // go-pmtiles writes `vector_layers` at the top; the Python converter keeps the MBTiles
         // `json` row as a string holding it.
-        vectorLayerIDs = Self.layerIDs(json.member("vector_layers") ?? values["json"].flatMap(MetadataJSON.parse)?.member("vector_layers"))
+        vectorLayerIDs = Self.layerIDs(json["vector_layers"] ?? values["json"].flatMap { JSONValue.parse($0, maximumDepth: Self.maximumJSONDepth) }?["vector_layers"])
     }
 }

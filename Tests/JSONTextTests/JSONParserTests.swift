@@ -36,6 +36,20 @@ struct JSONParserTests {
         #expect(v.text == "[1.50, -0, 1E+3, 2e-7, 12345678901234567890]\n")
     }
 
+    @Test func compactTextIsOneLineAndReadsBackAsTheSameValue() throws {
+        let source = "{\n  \"a\": [1.50, {\"b\": null}],\n  \"c\": \"x\\\"y\",\n  \"d\": true\n}"
+        let v = try JSONParser.parse(source).value
+        #expect(v.compactText == #"{"a":[1.50,{"b":null}],"c":"x\"y","d":true}"#)
+        #expect(try JSONParser.parse(v.compactText).value == v)
+    }
+
+    @Test func parseOrNilRefusesBadTextAndDeepNesting() {
+        #expect(JSONValue.parse(#"{"a": 1}"#, maximumDepth: 4)?["a"] == .number("1"))
+        #expect(JSONValue.parse("{\"a\": }", maximumDepth: 4) == nil)
+        #expect(JSONValue.parse("[[[[[1]]]]]", maximumDepth: 4) == nil)
+        #expect(JSONValue.parse("[[[1]]]", maximumDepth: 4) != nil)
+    }
+
     @Test func escapesAndSurrogatePairsReadAsTheCharactersTheyName() throws {
         let v = try JSONParser.parse(#"["\"\\\/\b\f\n\r\t\u00e4\ud83d\ude00"]"#).value
         #expect(v == .array([.string("\"\\/\u{08}\u{0C}\n\r\tä😀")]))

@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 import Testing
 @testable import Tiles
 
@@ -20,15 +21,15 @@ import Testing
     struct Fixture: CustomStringConvertible {
         var name: String
         var bytes: [UInt8]
-        var info: MetadataJSON
+        var info: JSONValue
         var description: String { name }
 
         /// The verdict for the spec version the fixture is written in ("proto": "1.0.1" or "2.1").
         var valid: Bool {
-            let v1 = info.member("proto")?.stringValue?.hasPrefix("1") == true
-            return info.member("validity")?.member(v1 ? "v1" : "v2") == .bool(true)
+            let v1 = info["proto"]?.stringValue?.hasPrefix("1") == true
+            return info["validity"]?[v1 ? "v1" : "v2"] == .bool(true)
         }
-        var error: String? { info.member("validity")?.member("error")?.stringValue }
+        var error: String? { info["validity"]?["error"]?.stringValue }
     }
 
     static func fixtures() throws -> [Fixture] {
@@ -36,7 +37,7 @@ import Testing
         return try names.map { name in
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)/tile.mvt")))
             let text = try String(contentsOfFile: "\(directory)/\(name)/info.json", encoding: .utf8)
-            guard let info = MetadataJSON.parse(text) else { throw FixtureError(description: "\(name)/info.json is not JSON") }
+            guard let info = JSONValue.parse(text, maximumDepth: 64) else { throw FixtureError(description: "\(name)/info.json is not JSON") }
             return Fixture(name: name, bytes: bytes, info: info)
         }
     }
