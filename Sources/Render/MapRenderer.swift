@@ -45,6 +45,14 @@ public struct MapRenderer: Sendable {
     /// Whether moving rotated frames reuse the kept turned frame (tests and the bench's A/B
     /// turn every frame afresh to compare).
     public var keepsTurnedFrames = true
+    /// Threads a frame's tile copies may be split over by rows (`FramePixels`): 2 unless a
+    /// bench's A/B sets 1.
+    public var compositingThreads = 2
+    /// Whether tiles at their own size are copied straight into an image frame's pixels
+    /// (`FramePixels`) rather than through cairo (the tests compare the two).
+    let tilesStraightIntoPixels: Bool
+    /// How many tiles and kept turned frames were copied straight into frames (tests).
+    let straightCopies = Counter()
     /// How many levels up to look for a stand-in tile.
     static let fallbackLevels = 8
 
@@ -53,11 +61,25 @@ public struct MapRenderer: Sendable {
     }
 
     /// `labelsStraightIntoPixels: false` draws every label through cairo, not straight into an
-    /// image surface's pixels (`LabelLayer.FramePixels`): the tests compare the two.
-    init(cache: TileCache, attributions: [MapAttribution] = [], labelsStraightIntoPixels: Bool) {
+    /// image surface's pixels (`FramePixels`), and `tilesStraightIntoPixels: false` every tile:
+    /// the tests compare the two.
+    init(cache: TileCache, attributions: [MapAttribution] = [], labelsStraightIntoPixels: Bool, tilesStraightIntoPixels: Bool = true) {
         self.cache = cache
         self.attributions = attributions
         labelLayer = LabelLayer(directCompositing: labelsStraightIntoPixels)
+        self.tilesStraightIntoPixels = tilesStraightIntoPixels
+    }
+
+    /// The pixels of `cr`'s frame for tile copies straight into them, when it allows them.
+    private func framePixels(_ cr: OpaquePointer) -> FramePixels? {
+        tilesStraightIntoPixels ? FramePixels(cr, threads: compositingThreads) : nil
+    }
+
+    /// Runs `pixels`' queued copies, counting them.
+    private func finish(_ pixels: FramePixels?) {
+        guard let pixels else { return }
+        pixels.finish()
+        straightCopies.add(pixels.copyCount)
     }
 
     /// The tile grid drawn for `camera`: the nearest integer zoom, so tiles are scaled by
@@ -282,8 +304,9 @@ public struct MapRenderer: Sendable {
         cairo_clip(cr)
         let exact: Int
         if camera.bearing == 0 {
-            let comp = TileCompositor(cr: cr, scale: s, deviceOrigin: (dx, dy), moving: moving)
+            let comp = TileCompositor(cr: cr, scale: s, deviceOrigin: (dx, dy), moving: moving, pixels: framePixels(cr))
             exact = drawTiles(coverage, of: camera, bearing: camera.bearing, found: found, with: comp)
+            finish(comp.pixels)
         } else if let margin, let fromCache = drawTurnedFromCache(coverage, of: camera, margin: margin, found: found,
                                                                   into: cr, deviceOrigin: (dx, dy)) {
             exact = fromCache
@@ -320,6 +343,7 @@ public struct MapRenderer: Sendable {
         if top > 0 || bottom < camera.size.height || !allFound {
             // Only when something will not be covered: a full-screen fill costs as much as the blit.
             let bg = cache.rasterizer.background(zoom: camera.zoom)
+            comp.pixels?.markDirty()
             cairo_set_source_rgb(comp.cr, bg.r, bg.g, bg.b)
             cairo_paint(comp.cr)
         }
@@ -362,8 +386,9 @@ public struct MapRenderer: Sendable {
         defer { turned.give(buffer) }
         cairo_rectangle(bcr, 0, 0, Double(width), Double(height))
         cairo_clip(bcr)
-        let exact = drawTiles(placed, of: flat, bearing: camera.bearing, found: found,
-                              with: TileCompositor(cr: bcr, scale: s, deviceOrigin: (0, 0), moving: moving))
+        let comp = TileCompositor(cr: bcr, scale: s, deviceOrigin: (0, 0), moving: moving, pixels: framePixels(bcr))
+        let exact = drawTiles(placed, of: flat, bearing: camera.bearing, found: found, with: comp)
+        finish(comp.pixels)
         cairo_destroy(bcr)
         cairo_surface_flush(buffer.surface)
 
@@ -433,9 +458,14 @@ public struct MapRenderer: Sendable {
         let p = camera.screenPoint(ofWorld: frame.center)
         let x = (deviceOrigin.x + p.x * s - camera.size.width * s / 2).rounded() - m
         let y = (deviceOrigin.y + p.y * s - camera.size.height * s / 2).rounded() - m
-        cairo_set_source_surface(cr, frame.image.surface, x, y)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
-        cairo_paint(cr)
+        if let pixels = framePixels(cr), pixels.copy(frame.image, x: x, y: y) {
+            // A plain copy straight into the frame, as cairo's paint of it ends in.
+            finish(pixels)
+        } else {
+            cairo_set_source_surface(cr, frame.image.surface, x, y)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+            cairo_paint(cr)
+        }
         return coverage.count(where: { found[tileKey($0, pixelSize, bearing: camera.bearing)] != nil })
     }
 
@@ -495,6 +525,13 @@ final class RotationBuffer: Sendable {
     }
 
     func give(_ buffer: RasterImage) { image.withLock { $0 = buffer } }
+}
+
+/// A count kept across frames (a struct's copies share it), for tests.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func add(_ n: Int) { count.withLock { $0 += n } }
 }
 
 /// What a kept turned frame was drawn from: equal keys give the same turned map.
