@@ -16,6 +16,23 @@ import Dispatch
 ///   are large: one core does not reach the memory bandwidth of two (a 1920x1200 frame of
 ///   tiles: 0.73 ms on one, 0.45 ms on two, on this machine's caches).
 final class FramePixels {
+    /// A whole-pixel box, device px, ends exclusive.
+    struct Box: Sendable, Equatable {
+        var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+        func meets(_ b: Box) -> Bool { x0 < b.x1 && b.x0 < x1 && y0 < b.y1 && b.y0 < y1 }
+        func contains(_ b: Box) -> Bool { x0 <= b.x0 && y0 <= b.y0 && b.x1 <= x1 && b.y1 <= y1 }
+    }
+
+    /// What a caller knows of a clip cairo cannot list as rectangles (the live window's map,
+    /// clipped by its rounded corners): inside `inside` and outside every box of `avoiding`
+    /// the clip covers every pixel wholly. A copy or blit whose part within the clip's extents
+    /// lies there goes straight into the pixels; any other is left to cairo (`copy` and `over`
+    /// return false), which draws it under the real clip.
+    struct Trust: Sendable {
+        var inside: Box
+        var avoiding: [Box]
+    }
+
     private let surface: OpaquePointer
     private let format: pixman_format_code_t
     private let data: UnsafeMutablePointer<UInt32>
@@ -23,6 +40,8 @@ final class FramePixels {
     private let image: OpaquePointer
     /// The clip, device px (whole), inside the image.
     private let clip: (x0: Int32, y0: Int32, x1: Int32, y1: Int32)
+    /// With a `Trust`: where straight writes may go (nil: all of `clip`).
+    private let trust: Trust?
     /// Threads the queued copies may be split over (1: the calling thread alone).
     private let threads: Int
     private var dirty = false
@@ -47,7 +66,9 @@ final class FramePixels {
     /// thread costs more than it saves on a small area).
     static let splitMinimumPixels = 1 << 18
 
-    init?(_ cr: OpaquePointer, threads: Int = 1) {
+    /// - Parameter trust: for a clip that is not one rectangle, what the caller knows of it;
+    ///   nil: the clip must be one whole-pixel rectangle.
+    init?(_ cr: OpaquePointer, threads: Int = 1, trust: Trust? = nil) {
         guard cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let target = cairo_get_group_target(cr),
               cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE, cairo_surface_status(target) == CAIRO_STATUS_SUCCESS
         else { return nil }
@@ -64,12 +85,23 @@ final class FramePixels {
         cairo_surface_get_device_offset(target, &ox, &oy)
         cairo_surface_get_device_scale(target, &sx, &sy)
         guard ox == 0, oy == 0, sx == 1, sy == 1 else { return nil }
-        guard let list = cairo_copy_clip_rectangle_list(cr) else { return nil }
-        defer { cairo_rectangle_list_destroy(list) }
-        guard list.pointee.status == CAIRO_STATUS_SUCCESS, list.pointee.num_rectangles == 1, let r = list.pointee.rectangles?.pointee,
-              r.x == r.x.rounded(), r.y == r.y.rounded(), r.width == r.width.rounded(), r.height == r.height.rounded(),
-              abs(r.x) < 1e9, abs(r.y) < 1e9, r.width < 1e9, r.height < 1e9
-        else { return nil }
+        var r = cairo_rectangle_t()
+        if trust != nil {
+            // The pixels the clip may touch at all, whole ones.
+            var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+            cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+            guard [x0, y0, x1, y1].allSatisfy({ $0.isFinite && abs($0) < 1e9 }) else { return nil }
+            r = cairo_rectangle_t(x: x0.rounded(.down), y: y0.rounded(.down), width: x1.rounded(.up) - x0.rounded(.down),
+                                  height: y1.rounded(.up) - y0.rounded(.down))
+        } else {
+            guard let list = cairo_copy_clip_rectangle_list(cr) else { return nil }
+            defer { cairo_rectangle_list_destroy(list) }
+            guard list.pointee.status == CAIRO_STATUS_SUCCESS, list.pointee.num_rectangles == 1, let one = list.pointee.rectangles?.pointee,
+                  one.x == one.x.rounded(), one.y == one.y.rounded(), one.width == one.width.rounded(), one.height == one.height.rounded(),
+                  abs(one.x) < 1e9, abs(one.y) < 1e9, one.width < 1e9, one.height < 1e9
+            else { return nil }
+            r = one
+        }
         let w = cairo_image_surface_get_width(target), h = cairo_image_surface_get_height(target)
         let stride = cairo_image_surface_get_stride(target)
         cairo_surface_flush(target)
@@ -84,6 +116,7 @@ final class FramePixels {
         self.stride = stride
         self.image = image
         self.threads = max(1, min(threads, 2))
+        self.trust = trust
         clip = (max(Int32(r.x), 0), max(Int32(r.y), 0), min(Int32(r.x + r.width), w), min(Int32(r.y + r.height), h))
     }
 
@@ -92,9 +125,19 @@ final class FramePixels {
     /// The `ink` rectangles of `source` (premultiplied ARGB; outside them every pixel is clear,
     /// which OVER leaves the frame as it is) over the frame with the source's top-left at
     /// (x, y), device px (whole), cut to the clip.
-    func over(_ source: OpaquePointer, ink: [LabelLayer.LabelImage.Ink], x: Double, y: Double) {
-        flushCopies()
+    /// False, and nothing drawn, when part of it lies where a `Trust` does not reach.
+    @discardableResult
+    func over(_ source: OpaquePointer, ink: [LabelLayer.LabelImage.Ink], x: Double, y: Double) -> Bool {
         let c = (x0: Double(clip.x0), y0: Double(clip.y0), x1: Double(clip.x1), y1: Double(clip.y1))
+        if trust != nil {
+            for r in ink {
+                let x0 = max(x + Double(r.x0), c.x0), y0 = max(y + Double(r.y0), c.y0)
+                let x1 = min(x + Double(r.x1), c.x1), y1 = min(y + Double(r.y1), c.y1)
+                guard x1 > x0, y1 > y0 else { continue }
+                guard trusted(Box(x0: Int32(x0), y0: Int32(y0), x1: Int32(x1), y1: Int32(y1))) else { return false }
+            }
+        }
+        flushCopies()
         for r in ink {
             let x0 = max(x + Double(r.x0), c.x0), y0 = max(y + Double(r.y0), c.y0)
             let x1 = min(x + Double(r.x1), c.x1), y1 = min(y + Double(r.y1), c.y1)
@@ -103,6 +146,13 @@ final class FramePixels {
                                      Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
             dirty = true
         }
+        return true
+    }
+
+    /// Whether `box` (within the clip's extents) lies where the `Trust` lets pixels be written.
+    private func trusted(_ box: Box) -> Bool {
+        guard let trust else { return true }
+        return trust.inside.contains(box) && !trust.avoiding.contains(where: { $0.meets(box) })
     }
 
     /// Queues a copy of the opaque `source` with its top-left at whole device px (x, y), cut to
@@ -116,6 +166,7 @@ final class FramePixels {
         let x0 = max(ix, clip.x0), y0 = max(iy, clip.y0)
         let x1 = min(ix + Int32(source.width), clip.x1), y1 = min(iy + Int32(source.height), clip.y1)
         guard x1 > x0, y1 > y0 else { return true }
+        guard trusted(Box(x0: x0, y0: y0, x1: x1, y1: y1)) else { return false }
         // Flushed here, on the calling thread: the copies may run on two.
         cairo_surface_flush(source.surface)
         guard let bytes = cairo_image_surface_get_data(source.surface) else { return false }

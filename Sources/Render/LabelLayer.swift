@@ -375,7 +375,8 @@ final class LabelLayer: Sendable {
     /// Draws every placed label at its anchor for `camera`. `cr` is in device px with the
     /// view's top-left at `deviceOrigin`, `scale` device px per logical px.
     /// `time` (ms) is the frame's clock for the fades (`update`); nil ends them all.
-    func draw(_ camera: MapCamera, into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double), scale: Double, time: Double? = nil) {
+    func draw(_ camera: MapCamera, into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double), scale: Double, time: Double? = nil,
+              trust: FramePixels.Trust? = nil) {
         state.withLock { s in
             if let time {
                 // Fades that ended by this frame are forgotten, so a still map asks for no frame.
@@ -396,7 +397,7 @@ final class LabelLayer: Sendable {
             Self.renderMissing(s.placed, camera: camera, scale: scale, zoomKey: zoomKey, into: &s.images)
             // Labels at full opacity go straight into the frame's pixels when it is a plain image
             // (pixman's blit, as cairo's fill makes it, without cairo's work around it per label).
-            let frame = directCompositing ? FramePixels(cr) : nil
+            let frame = directCompositing ? FramePixels(cr, trust: trust) : nil
             defer { frame?.finish() }
             // Read in place (a `for` over the labels copied each one out, every frame).
             let shown = s.leaving.isEmpty ? s.placed : s.leaving + s.placed
@@ -419,8 +420,8 @@ final class LabelLayer: Sendable {
                     let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
                     let iw = image.width, ih = image.height
                     guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
-                    if alpha >= 1, let source = image.pixels, frame != nil {
-                        frame!.over(source, ink: image.ink(), x: deviceOrigin.x + x, y: deviceOrigin.y + y)
+                    if alpha >= 1, let source = image.pixels, let frame,
+                       frame.over(source, ink: image.ink(), x: deviceOrigin.x + x, y: deviceOrigin.y + y) {
                         continue
                     }
                     // cairo draws next: it must see the pixels blitted so far.
