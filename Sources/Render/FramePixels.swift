@@ -1,5 +1,4 @@
 import CCairo
-import Dispatch
 
 /// A frame's pixels written straight through pixman, past cairo: what a warm pan frame is made
 /// of (tile copies and label blits), when the frame is a plain image surface drawn through an
@@ -11,10 +10,9 @@ import Dispatch
 /// and compositor work per call:
 /// - `over`: a label image (premultiplied ARGB) with OVER;
 /// - `copy`: an opaque image (RGB24, a tile or a kept turned frame) at whole pixels, which
-///   cairo's OVER reduces to pixman's SRC copy. Copies are queued and run together by
-///   `flushCopies` (before anything else draws), split by rows over two threads when they
-///   are large: one core does not reach the memory bandwidth of two (a 1920x1200 frame of
-///   tiles: 0.73 ms on one, 0.45 ms on two, on this machine's caches).
+///   cairo's OVER reduces to pixman's SRC copy.
+///
+/// Call `markDirty()` before cairo draws into the frame again, and `finish()` when done.
 final class FramePixels {
     /// A whole-pixel box, device px, ends exclusive.
     struct Box: Sendable, Equatable {
@@ -34,41 +32,18 @@ final class FramePixels {
     }
 
     private let surface: OpaquePointer
-    private let format: pixman_format_code_t
-    private let data: UnsafeMutablePointer<UInt32>
-    private let width: Int32, height: Int32, stride: Int32
     private let image: OpaquePointer
     /// The clip, device px (whole), inside the image.
     private let clip: (x0: Int32, y0: Int32, x1: Int32, y1: Int32)
     /// With a `Trust`: where straight writes may go (nil: all of `clip`).
     private let trust: Trust?
-    /// Threads the queued copies may be split over (1: the calling thread alone).
-    private let threads: Int
     private var dirty = false
-    private var copies: [Copy] = []
-    private var copiedPixels = 0
-    /// How many copies were queued (tests: the frame went this way).
+    /// How many copies went straight into the pixels (tests: the frame went this way).
     private(set) var copyCount = 0
-
-    /// One queued copy: the rectangle of the frame it covers (already cut to the clip) and the
-    /// source pixel its top-left corner comes from.
-    private struct Copy: @unchecked Sendable {
-        // Sendable: the pixels are only read (the source) while the frame's thread waits.
-        /// Held so its pixels stay alive until the copy has run.
-        var source: RasterImage
-        var pixels: UnsafeMutablePointer<UInt32>
-        var stride: Int32
-        var x0: Int32, y0: Int32, x1: Int32, y1: Int32
-        var sx: Int32, sy: Int32
-    }
-
-    /// Queued copies covering fewer pixels than this run on the calling thread (waking a second
-    /// thread costs more than it saves on a small area).
-    static let splitMinimumPixels = 1 << 18
 
     /// - Parameter trust: for a clip that is not one rectangle, what the caller knows of it;
     ///   nil: the clip must be one whole-pixel rectangle.
-    init?(_ cr: OpaquePointer, threads: Int = 1, trust: Trust? = nil) {
+    init?(_ cr: OpaquePointer, trust: Trust? = nil) {
         guard cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let target = cairo_get_group_target(cr),
               cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE, cairo_surface_status(target) == CAIRO_STATUS_SUCCESS
         else { return nil }
@@ -109,13 +84,7 @@ final class FramePixels {
         let data = UnsafeMutableRawPointer(bytes).assumingMemoryBound(to: UInt32.self)
         guard let image = pixman_image_create_bits(format, w, h, data, stride) else { return nil }
         surface = target
-        self.format = format
-        self.data = data
-        width = w
-        height = h
-        self.stride = stride
         self.image = image
-        self.threads = max(1, min(threads, 2))
         self.trust = trust
         clip = (max(Int32(r.x), 0), max(Int32(r.y), 0), min(Int32(r.x + r.width), w), min(Int32(r.y + r.height), h))
     }
@@ -137,7 +106,6 @@ final class FramePixels {
                 guard trusted(Box(x0: Int32(x0), y0: Int32(y0), x1: Int32(x1), y1: Int32(y1))) else { return false }
             }
         }
-        flushCopies()
         for r in ink {
             let x0 = max(x + Double(r.x0), c.x0), y0 = max(y + Double(r.y0), c.y0)
             let x1 = min(x + Double(r.x1), c.x1), y1 = min(y + Double(r.y1), c.y1)
@@ -155,7 +123,7 @@ final class FramePixels {
         return trust.inside.contains(box) && !trust.avoiding.contains(where: { $0.meets(box) })
     }
 
-    /// Queues a copy of the opaque `source` with its top-left at whole device px (x, y), cut to
+    /// Copies the opaque `source` with its top-left at whole device px (x, y), cut to
     /// the clip: the pixels cairo's fill of that rectangle with the image (nearest pixel, whole
     /// offset, OVER) leaves. False, and nothing queued, when `source` is not opaque RGB24 or the
     /// place is not a whole pixel: draw it through cairo.
@@ -167,62 +135,21 @@ final class FramePixels {
         let x1 = min(ix + Int32(source.width), clip.x1), y1 = min(iy + Int32(source.height), clip.y1)
         guard x1 > x0, y1 > y0 else { return true }
         guard trusted(Box(x0: x0, y0: y0, x1: x1, y1: y1)) else { return false }
-        // Flushed here, on the calling thread: the copies may run on two.
         cairo_surface_flush(source.surface)
-        guard let bytes = cairo_image_surface_get_data(source.surface) else { return false }
-        copies.append(Copy(source: source, pixels: UnsafeMutableRawPointer(bytes).assumingMemoryBound(to: UInt32.self),
-                           stride: cairo_image_surface_get_stride(source.surface), x0: x0, y0: y0, x1: x1, y1: y1, sx: x0 - ix, sy: y0 - iy))
-        copiedPixels += Int(x1 - x0) * Int(y1 - y0)
+        guard let bytes = cairo_image_surface_get_data(source.surface),
+              let pixels = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(source.width), Int32(source.height),
+                                                    UnsafeMutableRawPointer(bytes).assumingMemoryBound(to: UInt32.self),
+                                                    cairo_image_surface_get_stride(source.surface))
+        else { return false }
+        pixman_image_composite32(PIXMAN_OP_SRC, pixels, nil, image, x0 - ix, y0 - iy, 0, 0, x0, y0, x1 - x0, y1 - y0)
+        pixman_image_unref(pixels)
+        dirty = true
         copyCount += 1
         return true
     }
 
-    /// Runs the queued copies in order (a later one over an earlier where they overlap).
-    func flushCopies() {
-        guard !copies.isEmpty else { return }
-        let jobs = copies
-        copies.removeAll(keepingCapacity: true)
-        dirty = true
-        let split = threads > 1 && copiedPixels >= Self.splitMinimumPixels
-        copiedPixels = 0
-        guard split else {
-            Self.run(jobs, rows: clip.y0..<clip.y1, into: image)
-            return
-        }
-        let mid = clip.y0 + (clip.y1 - clip.y0) / 2
-        let bands = [clip.y0..<mid, mid..<clip.y1]
-        let format = format, width = width, height = height, stride = stride
-        // An address, not a pointer (not Sendable): the threads write disjoint rows of it while
-        // this one waits for them.
-        let address = UInt(bitPattern: data)
-        DispatchQueue.concurrentPerform(iterations: bands.count) { i in
-            // Each thread its own pixman image of the frame: pixman updates an image's state as
-            // it composites, so two threads must not share one.
-            guard let data = UnsafeMutablePointer<UInt32>(bitPattern: address),
-                  let own = pixman_image_create_bits(format, width, height, data, stride) else { return }
-            Self.run(jobs, rows: bands[i], into: own)
-            pixman_image_unref(own)
-        }
-    }
-
-    /// The parts of `jobs` within `rows`, in order, as pixman SRC copies into `target`.
-    private static func run(_ jobs: [Copy], rows: Range<Int32>, into target: OpaquePointer) {
-        for job in jobs {
-            let y0 = max(job.y0, rows.lowerBound), y1 = min(job.y1, rows.upperBound)
-            guard y1 > y0 else { continue }
-            guard let source = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(job.source.width), Int32(job.source.height),
-                                                        job.pixels, job.stride)
-            else { continue }
-            pixman_image_composite32(PIXMAN_OP_SRC, source, nil, target, job.sx, job.sy + (y0 - job.y0), 0, 0,
-                                     job.x0, y0, job.x1 - job.x0, y1 - y0)
-            pixman_image_unref(source)
-        }
-    }
-
-    /// Runs the queued copies and tells cairo the pixels changed under it (before it draws into
-    /// them again).
+    /// Tells cairo the pixels changed under it (before it draws into them again).
     func markDirty() {
-        flushCopies()
         guard dirty else { return }
         cairo_surface_mark_dirty(surface)
         dirty = false
@@ -230,3 +157,4 @@ final class FramePixels {
 
     func finish() { markDirty() }
 }
+

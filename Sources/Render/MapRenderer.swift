@@ -58,9 +58,6 @@ public struct MapRenderer: Sendable {
     /// Whether moving rotated frames reuse the kept turned frame (tests and the bench's A/B
     /// turn every frame afresh to compare).
     public var keepsTurnedFrames = true
-    /// Threads a frame's tile copies may be split over by rows (`FramePixels`): 2 unless a
-    /// bench's A/B sets 1.
-    public var compositingThreads = 2
     /// Whether tiles at their own size are copied straight into an image frame's pixels
     /// (`FramePixels`) rather than through cairo (the tests compare the two).
     let tilesStraightIntoPixels: Bool
@@ -85,7 +82,7 @@ public struct MapRenderer: Sendable {
 
     /// The pixels of `cr`'s frame for tile copies straight into them, when it allows them.
     private func framePixels(_ cr: OpaquePointer, trust: FramePixels.Trust? = nil) -> FramePixels? {
-        tilesStraightIntoPixels ? FramePixels(cr, threads: compositingThreads, trust: trust) : nil
+        tilesStraightIntoPixels ? FramePixels(cr, trust: trust) : nil
     }
 
     /// Where a frame drawn under `clip` (the view at device px x0..x1, y0..y1, not rounded)
@@ -109,7 +106,7 @@ public struct MapRenderer: Sendable {
         ])
     }
 
-    /// Runs `pixels`' queued copies, counting them.
+    /// Done with `pixels`: cairo may draw again; its copies are counted.
     private func finish(_ pixels: FramePixels?) {
         guard let pixels else { return }
         pixels.finish()

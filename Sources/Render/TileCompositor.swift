@@ -21,8 +21,7 @@ struct TileCompositor {
     let deviceOrigin: (x: Double, y: Double)
     let moving: Bool
     /// The frame's pixels, when tiles drawn at their own size can be copied straight into them
-    /// (`FramePixels`); nil: everything through cairo. Every tile `draw` copies is queued there:
-    /// call its `finish()` before anything else draws into the frame.
+    /// (`FramePixels`); nil: everything through cairo.
     var pixels: FramePixels? = nil
 
     /// Draws `image` so that it covers the logical rectangle at `origin` with side `size`
@@ -36,7 +35,7 @@ struct TileCompositor {
             let r = snapped(x: x, y: y, side: side)
             if r.x1 - r.x0 == Double(image.width), r.y1 - r.y0 == Double(image.height), pixels.copy(image, x: r.x0, y: r.y0) { return }
         }
-        // cairo draws next: it must see the copies queued so far.
+        // cairo draws next: it must know of the pixels copied so far.
         pixels?.markDirty()
         cairo_save(cr)
         if let clip {

@@ -264,8 +264,9 @@ public final class PageRenderer {
 
     static let mapCornerRadius = 12.0
 
-    /// Tests: false draws the map under its rounded clip through cairo alone, as before.
-    var tellsMapItsClip = true
+    /// False draws the map under its rounded clip through cairo alone, as before: for the tests,
+    /// and `MERIDIAN_MAP_THROUGH_CAIRO=1` for an A/B of the live window in one binary.
+    var tellsMapItsClip = getenv("MERIDIAN_MAP_THROUGH_CAIRO") == nil
 
     /// `cr`'s clip as one rectangle in device px, or nil when it is none or not one.
     static func deviceClipRectangle(_ cr: OpaquePointer) -> (x0: Double, y0: Double, x1: Double, y1: Double)? {

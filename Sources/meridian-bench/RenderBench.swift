@@ -87,9 +87,6 @@ enum RenderBench {
         // MERIDIAN_RENDER_KEEP_TURNED=0: turn every rotated pan frame afresh (the path before the
         // kept turned frame), for an A/B in one binary.
         let keepTurned = env["MERIDIAN_RENDER_KEEP_TURNED"] != "0"
-        // MERIDIAN_RENDER_THREADS=1: a frame's tile copies on the frame's thread alone (not split
-        // over two by rows), for an A/B in one binary.
-        let compositingThreads = env["MERIDIAN_RENDER_THREADS"] == "1" ? 1 : 2
         // MERIDIAN_RENDER_PAN_STEP=10: pan frames move 10 px (and half that down) instead of 3.
         let panStep = env["MERIDIAN_RENDER_PAN_STEP"].flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 3
         let withoutLabels = env["MERIDIAN_RENDER_LABELS_AB"] == "1"
@@ -114,7 +111,6 @@ enum RenderBench {
             var renderer = MapRenderer(cache: TileCache(rasterizer: rasterizer, scale: 1, byteBudget: 64 << 20),
                                        attributions: attributions)
             renderer.keepsTurnedFrames = keepTurned
-            renderer.compositingThreads = compositingThreads
             // The same map without labels, timed alternately with it (MERIDIAN_RENDER_LABELS_AB=1):
             // what the labels cost, side by side under the same machine load.
             var unlabelled = TileRasterizer(sources: sources)

@@ -6,8 +6,7 @@ import XCTest
 @testable import Render
 
 /// Tiles at their own size, and the kept turned frame of a rotated pan, are copied straight
-/// into an image frame's pixels through pixman (`FramePixels`), on two threads by rows, not
-/// drawn through cairo: every frame must come out byte for byte as cairo drew it, north up and
+/// into an image frame's pixels through pixman (`FramePixels`), not drawn through cairo: every frame must come out byte for byte as cairo drew it, north up and
 /// turned, settled and moving, mid-pinch (scaled tiles, still cairo's), under a clip cutting
 /// through tiles, into an opaque and a transparent frame, and with stand-ins for missing tiles.
 final class TileCopyTests: XCTestCase {
@@ -15,11 +14,9 @@ final class TileCopyTests: XCTestCase {
         try MBTilesSource(path: ShippedDataTests.dataDirectory.appendingPathComponent(name).path)
     }
 
-    private func renderer(_ sources: [any VectorTileSource], direct: Bool, threads: Int = 2) -> MapRenderer {
-        var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1),
-                            labelsStraightIntoPixels: true, tilesStraightIntoPixels: direct)
-        r.compositingThreads = threads
-        return r
+    private func renderer(_ sources: [any VectorTileSource], direct: Bool) -> MapRenderer {
+        MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1),
+                    labelsStraightIntoPixels: true, tilesStraightIntoPixels: direct)
     }
 
     /// A frame larger than the view, filled with a half-transparent colour, so the view's
@@ -91,7 +88,7 @@ final class TileCopyTests: XCTestCase {
             }
             let pa = a.bytes(), pb = b.bytes()
             let differing = Self.same(pa, pb) ? 0 : zip(pa, pb).count(where: { $0 != $1 })
-            XCTAssertEqual(differing, 0, "\(what), frame \(step): bytes differing from cairo's, in \(Self.box(pa, pb, stride: a.stride))",
+            XCTAssertEqual(differing, 0, "\(what), frame \(step): bytes differing from cairo's, in \(Self.box(pa, pb, stride: a.stride) as Any)",
                            file: file, line: line)
             if !previous.isEmpty, !Self.same(previous, pb) { changes += 1 }
             previous = pb
@@ -127,17 +124,6 @@ final class TileCopyTests: XCTestCase {
         XCTAssertEqual(cairo.straightCopies.value, 0)
         direct.cache.shutDown()
         cairo.cache.shutDown()
-    }
-
-    /// One thread or two give the same frame (the two halves of rows meet without a seam).
-    func testTheCopiesSplitOverTwoThreadsGiveTheFrameOfOne() throws {
-        let sources: [any VectorTileSource] = [try source("world.mbtiles"), try source("helsinki.mbtiles")]
-        let two = renderer(sources, direct: true, threads: 2), one = renderer(sources, direct: true, threads: 1)
-        let view = MapCamera(center: Coordinate(latitude: 60.17, longitude: 24.944), zoom: MapRenderer.crispZoom(12.2, scale: 1),
-                             size: ViewSize(width: 700, height: 500))
-        XCTAssertGreaterThan(try compare(two, one, view, what: "two threads against one"), 2)
-        two.cache.shutDown()
-        one.cache.shutDown()
     }
 
     /// Stand-ins: some tiles of the grid cached (copied), the rest shown from their cached
