@@ -18,7 +18,7 @@ public enum Value: Sendable, Hashable {
         }
     }
 
-    init(json: JSONValue) {
+    init(json: StyleJSON) {
         switch json {
         case .null: self = .null
         case .bool(let b): self = .bool(b)

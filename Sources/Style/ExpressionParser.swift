@@ -24,7 +24,7 @@ enum ExprParser {
 
     /// A paint or layout property value: a constant, a legacy function or an expression.
     /// `tokens`: a string constant may hold `{field}` tokens (text-field, icon-image).
-    static func property(_ json: JSONValue, tokens: Bool = false) throws(Unsupported) -> Expr {
+    static func property(_ json: StyleJSON, tokens: Bool = false) throws(Unsupported) -> Expr {
         switch json {
         case .object:
             if json["stops"] != nil || json["type"]?.string == "identity" { return try function(json, tokens: tokens) }
@@ -60,7 +60,7 @@ enum ExprParser {
     /// A legacy function: `{"stops": [[z, v], …], "base": b}` over zoom, or with `"property"`
     /// over a feature property; types exponential (default for numbers and colours), interval,
     /// categorical and identity.
-    static func function(_ json: JSONValue, tokens: Bool) throws(Unsupported) -> Expr {
+    static func function(_ json: StyleJSON, tokens: Bool) throws(Unsupported) -> Expr {
         let input: Expr = json["property"]?.string.map { Expr.get($0) } ?? .zoom
         let base = json["base"]?.number ?? 1
         let fallback: Expr = json["default"].map { .literal(Value(json: $0)) } ?? .literal(.null)
@@ -69,7 +69,7 @@ enum ExprParser {
             return .coalesce([input, fallback])
         }
         guard let stopsJSON = json["stops"]?.array, !stopsJSON.isEmpty else { throw Unsupported("a function with no stops") }
-        var stops: [(JSONValue, Expr)] = []
+        var stops: [(StyleJSON, Expr)] = []
         for s in stopsJSON {
             guard let pair = s.array, pair.count == 2 else { throw Unsupported("a function stop that is not [input, output]") }
             if pair[0].object != nil { throw Unsupported("zoom-and-property functions") }
@@ -111,12 +111,12 @@ enum ExprParser {
     // MARK: filters
 
     /// A layer's `filter`, in the legacy form or as an expression (told apart as MapLibre does).
-    static func filter(_ json: JSONValue) throws(Unsupported) -> Expr {
+    static func filter(_ json: StyleJSON) throws(Unsupported) -> Expr {
         if case .bool(let b) = json { return .literal(.bool(b)) }
         return isExpressionFilter(json) ? try expression(json) : try legacyFilter(json)
     }
 
-    static func isExpressionFilter(_ json: JSONValue) -> Bool {
+    static func isExpressionFilter(_ json: StyleJSON) -> Bool {
         guard let items = json.array, case .string(let op)? = items.first else {
             if case .bool = json { return true }
             return false
@@ -132,7 +132,7 @@ enum ExprParser {
         }
     }
 
-    private static func legacyKey(_ json: JSONValue) throws(Unsupported) -> Expr {
+    private static func legacyKey(_ json: StyleJSON) throws(Unsupported) -> Expr {
         guard let key = json.string else { throw Unsupported("a legacy filter key that is not a string") }
         switch key {
         case "$type": return .geometryType
@@ -141,7 +141,7 @@ enum ExprParser {
         }
     }
 
-    static func legacyFilter(_ json: JSONValue) throws(Unsupported) -> Expr {
+    static func legacyFilter(_ json: StyleJSON) throws(Unsupported) -> Expr {
         guard let items = json.array, let op = items.first?.string else { throw Unsupported("a filter that is not an array") }
         let args = Array(items.dropFirst())
         switch op {
@@ -167,7 +167,7 @@ enum ExprParser {
 
     // MARK: expressions
 
-    static func expression(_ json: JSONValue) throws(Unsupported) -> Expr {
+    static func expression(_ json: StyleJSON) throws(Unsupported) -> Expr {
         guard let items = json.array else { return .literal(Value(json: json)) }
         guard let op = items.first?.string else {
             throw Unsupported("an array where an expression was expected (wrap literal arrays in [\"literal\", …])")
@@ -290,7 +290,7 @@ enum ExprParser {
     }
 
     /// An argument inside an expression: a nested expression or a literal.
-    private static func value(_ json: JSONValue) throws(Unsupported) -> Expr {
+    private static func value(_ json: StyleJSON) throws(Unsupported) -> Expr {
         if json.array != nil { return try expression(json) }
         if json.object != nil { throw Unsupported("an object literal outside ['literal', …]") }
         return .literal(Value(json: json))

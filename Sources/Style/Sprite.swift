@@ -82,7 +82,7 @@ public final class Sprite: Sendable {
 
     /// Reads the sprite a style's `sprite` value names, relative to the style file at
     /// `stylePath`. Returns the sprite, or nil and why it is left out.
-    static func load(_ value: JSONValue, stylePath: String) -> (sprite: Sprite?, note: String?) {
+    static func load(_ value: StyleJSON, stylePath: String) -> (sprite: Sprite?, note: String?) {
         let url: String
         switch value {
         case .string(let s):
@@ -126,8 +126,8 @@ public final class Sprite: Sendable {
     /// stretchX?, stretchY?, content?}. Entries with missing or negative numbers are skipped;
     /// stretch spans and a content box outside the image or turned inside out are ignored.
     static func parseIndex(_ bytes: [UInt8]) -> Result<[String: Image], IndexError> {
-        let root: JSONValue
-        do { root = try JSONValue.parse(bytes: bytes) } catch { return .failure(IndexError(message: "not valid JSON: \(error)")) }
+        let root: StyleJSON
+        do { root = try StyleJSON.parse(bytes: bytes) } catch { return .failure(IndexError(message: "not valid JSON: \(error)")) }
         guard let members = root.object else { return .failure(IndexError(message: "not a sprite index (the top level must be an object)")) }
         var out: [String: Image] = [:]
         for (name, v) in members {
@@ -153,7 +153,7 @@ public final class Sprite: Sendable {
     }
 
     /// `[[from, to], …]` spans inside 0…length, in order and not overlapping; others dropped.
-    static func spans(_ v: JSONValue?, length: Double) -> [Image.Span] {
+    static func spans(_ v: StyleJSON?, length: Double) -> [Image.Span] {
         var out: [Image.Span] = []
         for pair in v?.array ?? [] {
             guard let p = pair.array?.compactMap(\.number), p.count == 2, p[0].isFinite, p[1].isFinite,

@@ -96,10 +96,10 @@ public final class Style: Sendable {
 
     /// Parses style JSON. `path` names the file in errors and resolves relative source URLs.
     public static func parse(_ bytes: [UInt8], path: String, schema: String? = nil) throws(StyleError) -> Style {
-        let root: JSONValue
+        let root: StyleJSON
         let where_: JSONLocations
         do {
-            (root, where_) = try JSONValue.parseLocated(bytes: bytes, recordDepth: 4)
+            (root, where_) = try StyleJSON.parseLocated(bytes: bytes, recordDepth: 4)
         } catch {
             throw StyleError(file: path, line: error.line, column: error.column, message: "not valid JSON: \(error.message)")
         }

@@ -9,11 +9,11 @@ final class ExpressionTests: XCTestCase {
                                           "oneway": .bool(true), "width": .double(2.5), "rank": .string("12")])
     let park = VectorFeature(type: .polygon, parts: [], properties: ["class": .string("park")])
 
-    func expr(_ text: String) throws -> Expr { try ExprParser.expression(JSONValue.parse(text)) }
+    func expr(_ text: String) throws -> Expr { try ExprParser.expression(StyleJSON.parse(text)) }
     func eval(_ text: String, _ f: VectorFeature? = nil, zoom: Double = 0) throws -> Value {
         try expr(text).evaluate(f ?? road, zoom: zoom)
     }
-    func filter(_ text: String, _ f: VectorFeature) throws -> Bool { try ExprParser.filter(JSONValue.parse(text)).evaluate(f).truthy }
+    func filter(_ text: String, _ f: VectorFeature) throws -> Bool { try ExprParser.filter(StyleJSON.parse(text)).evaluate(f).truthy }
 
     func testLookupsAndComparisons() throws {
         XCTAssertEqual(try eval(#"["get", "class"]"#), .string("primary"))
@@ -101,17 +101,17 @@ final class ExpressionTests: XCTestCase {
     }
 
     func testLegacyStopFunctions() throws {
-        let zoomFn = try ExprParser.property(JSONValue.parse(#"{"base": 1, "stops": [[10, 1], [14, 5]]}"#))
+        let zoomFn = try ExprParser.property(StyleJSON.parse(#"{"base": 1, "stops": [[10, 1], [14, 5]]}"#))
         XCTAssertEqual(zoomFn.evaluate(road, zoom: 12), .number(3))
-        let expFn = try ExprParser.property(JSONValue.parse(#"{"base": 2, "stops": [[0, 0], [2, 3]]}"#))
+        let expFn = try ExprParser.property(StyleJSON.parse(#"{"base": 2, "stops": [[0, 0], [2, 3]]}"#))
         XCTAssertEqual(expFn.evaluate(road, zoom: 1).number ?? 0, 1, accuracy: 1e-9)
-        let interval = try ExprParser.property(JSONValue.parse(#"{"type": "interval", "stops": [[0, "a"], [10, "b"]]}"#))
+        let interval = try ExprParser.property(StyleJSON.parse(#"{"type": "interval", "stops": [[0, "a"], [10, "b"]]}"#))
         XCTAssertEqual(interval.evaluate(road, zoom: 12), .string("b"))
-        let categorical = try ExprParser.property(JSONValue.parse(
+        let categorical = try ExprParser.property(StyleJSON.parse(
             ##"{"property": "class", "type": "categorical", "stops": [["primary", "#f00"], ["minor", "#fff"]], "default": "#000"}"##))
         XCTAssertEqual(categorical.evaluate(road), .string("#f00"))
         XCTAssertEqual(categorical.evaluate(park), .string("#000"))
-        let strings = try ExprParser.property(JSONValue.parse(##"{"stops": [[5, "#000"], [10, "#fff"]]}"##)).coercingColors()
+        let strings = try ExprParser.property(StyleJSON.parse(##"{"stops": [[5, "#000"], [10, "#fff"]]}"##)).coercingColors()
         XCTAssertEqual(strings.evaluate(road, zoom: 7.5).color?.g ?? 0, 0.5, accuracy: 1e-9, "colour stops interpolate")
     }
 
@@ -128,6 +128,6 @@ final class ExpressionTests: XCTestCase {
     func testUnsupportedOperatorsAreReportedNotGuessed() {
         XCTAssertThrowsError(try expr(#"["distance", ["literal", {}]]"#))
         XCTAssertThrowsError(try expr(#"["within", 1]"#))
-        XCTAssertThrowsError(try ExprParser.property(JSONValue.parse(#"{"stops": [[{"zoom": 1, "value": 2}, 3]]}"#)))
+        XCTAssertThrowsError(try ExprParser.property(StyleJSON.parse(#"{"stops": [[{"zoom": 1, "value": 2}, 3]]}"#)))
     }
 }

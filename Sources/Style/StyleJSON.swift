@@ -2,15 +2,15 @@ import JSONText
 
 /// A parsed JSON value. Objects keep their members' order (a style's `layers` order is in an
 /// array, but error messages and reports read better in file order).
-public enum JSONValue: Sendable, Equatable {
+public enum StyleJSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
+    case array([StyleJSON])
+    case object([(String, StyleJSON)])
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    public static func == (a: StyleJSON, b: StyleJSON) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
@@ -24,15 +24,15 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The member called `key` of an object (the last one when a key repeats, as JSON.parse does).
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> StyleJSON? {
         guard case .object(let members) = self else { return nil }
         return members.last { $0.0 == key }?.1
     }
 
     public var string: String? { if case .string(let s) = self { return s }; return nil }
     public var number: Double? { if case .number(let d) = self { return d }; return nil }
-    public var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-    public var object: [(String, JSONValue)]? { if case .object(let o) = self { return o }; return nil }
+    public var array: [StyleJSON]? { if case .array(let a) = self { return a }; return nil }
+    public var object: [(String, StyleJSON)]? { if case .object(let o) = self { return o }; return nil }
 }
 
 /// Where a parse failed, 1-based, counting characters (not bytes) in a line.
@@ -46,20 +46,20 @@ public struct JSONParseError: Error, Equatable, CustomStringConvertible, Sendabl
 /// Style JSON is read by the project's one JSON reader (`JSONText.JSONParser`, strict RFC 8259
 /// with line and column) and turned into this tree of doubles. Nesting is limited to 256 levels
 /// (a hostile file must not exhaust the stack).
-extension JSONValue {
+extension StyleJSON {
     static let maximumDepth = 256
 
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ text: String) throws(JSONParseError) -> StyleJSON {
         try parse(bytes: Array(text.utf8))
     }
 
-    public static func parse(bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    public static func parse(bytes: [UInt8]) throws(JSONParseError) -> StyleJSON {
         try parseLocated(bytes: bytes, recordDepth: 0).value
     }
 
     /// Parses and also records where each value down to `recordDepth` levels starts, by path
     /// ("/layers/3/paint"), so later checks of the document can name a line and column.
-    public static func parseLocated(bytes: [UInt8], recordDepth: Int) throws(JSONParseError) -> (value: JSONValue, locations: JSONLocations) {
+    public static func parseLocated(bytes: [UInt8], recordDepth: Int) throws(JSONParseError) -> (value: StyleJSON, locations: JSONLocations) {
         let parsed: ParsedJSON
         do {
             parsed = try JSONParser.parse(bytes, maximumDepth: maximumDepth)
@@ -80,7 +80,7 @@ extension JSONValue {
     /// path of every value down to `recordDepth` under its key path (a repeated key: the last,
     /// which is the one `subscript` reads), and the first number no double can hold.
     private static func convert(_ v: JSONText.JSONValue, keyPath: String, indexPath: [Int], depth: Int, recordDepth: Int,
-                                paths: inout [String: [Int]], outOfRange: inout [Int]?) -> JSONValue {
+                                paths: inout [String: [Int]], outOfRange: inout [Int]?) -> StyleJSON {
         if depth <= recordDepth { paths[keyPath] = indexPath }
         switch v {
         case .null: return .null
@@ -106,7 +106,7 @@ extension JSONValue {
     }
 }
 
-/// Where values of a parsed document start (see `JSONValue.parseLocated`).
+/// Where values of a parsed document start (see `StyleJSON.parseLocated`).
 public struct JSONLocations: Sendable {
     let parsed: ParsedJSON
     /// Key path ("/layers/3/paint") → index path into the parsed tree.
