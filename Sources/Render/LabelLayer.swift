@@ -375,7 +375,8 @@ final class LabelLayer: Sendable {
     /// Draws every placed label at its anchor for `camera`. `cr` is in device px with the
     /// view's top-left at `deviceOrigin`, `scale` device px per logical px.
     /// `time` (ms) is the frame's clock for the fades (`update`); nil ends them all.
-    func draw(_ camera: MapCamera, into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double), scale: Double, time: Double? = nil) {
+    func draw(_ camera: MapCamera, into cr: OpaquePointer, deviceOrigin: (x: Double, y: Double), scale: Double, time: Double? = nil,
+              trust: FramePixels.Trust? = nil) {
         state.withLock { s in
             if let time {
                 // Fades that ended by this frame are forgotten, so a still map asks for no frame.
@@ -396,7 +397,7 @@ final class LabelLayer: Sendable {
             Self.renderMissing(s.placed, camera: camera, scale: scale, zoomKey: zoomKey, into: &s.images)
             // Labels at full opacity go straight into the frame's pixels when it is a plain image
             // (pixman's blit, as cairo's fill makes it, without cairo's work around it per label).
-            var frame = directCompositing ? FramePixels(cr) : nil
+            let frame = directCompositing ? FramePixels(cr, trust: trust) : nil
             defer { frame?.finish() }
             // Read in place (a `for` over the labels copied each one out, every frame).
             let shown = s.leaving.isEmpty ? s.placed : s.leaving + s.placed
@@ -419,8 +420,8 @@ final class LabelLayer: Sendable {
                     let x = (a.x * scale).rounded() + image.dx, y = (a.y * scale).rounded() + image.dy
                     let iw = image.width, ih = image.height
                     guard x + iw > 0, y + ih > 0, x < w, y < h else { continue }
-                    if alpha >= 1, let source = image.pixels, frame != nil {
-                        frame!.over(source, ink: image.ink(), x: deviceOrigin.x + x, y: deviceOrigin.y + y)
+                    if alpha >= 1, let source = image.pixels, let frame,
+                       frame.over(source, ink: image.ink(), x: deviceOrigin.x + x, y: deviceOrigin.y + y) {
                         continue
                     }
                     // cairo draws next: it must see the pixels blitted so far.
@@ -442,78 +443,6 @@ final class LabelLayer: Sendable {
                     }
                 }
             }
-        }
-    }
-
-    /// The frame `draw` blits into, when labels can go straight into its pixels: an ARGB32 or
-    /// RGB24 image surface drawn through an identity matrix with no device offset or scale, the
-    /// OVER operator and a clip of one whole-pixel rectangle. Each label is then one
-    /// `pixman_image_composite32` of its image, cut to the clip: the same pixman OVER blit cairo's
-    /// fill of the label's rectangle ends in (so the same pixels), without cairo's state, path,
-    /// clip and compositor work per label, which was most of a warm pan frame's label cost.
-    struct FramePixels {
-        private let surface: OpaquePointer
-        private let image: OpaquePointer
-        private let clip: (x0: Double, y0: Double, x1: Double, y1: Double)
-        private var dirty = false
-
-        init?(_ cr: OpaquePointer) {
-            guard cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let target = cairo_get_group_target(cr),
-                  cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE, cairo_surface_status(target) == CAIRO_STATUS_SUCCESS
-            else { return nil }
-            let format: pixman_format_code_t
-            switch cairo_image_surface_get_format(target) {
-            case CAIRO_FORMAT_ARGB32: format = PIXMAN_a8r8g8b8
-            case CAIRO_FORMAT_RGB24: format = PIXMAN_x8r8g8b8
-            default: return nil
-            }
-            var m = cairo_matrix_t()
-            cairo_get_matrix(cr, &m)
-            guard m.xx == 1, m.yy == 1, m.xy == 0, m.yx == 0, m.x0 == 0, m.y0 == 0 else { return nil }
-            var ox = 0.0, oy = 0.0, sx = 0.0, sy = 0.0
-            cairo_surface_get_device_offset(target, &ox, &oy)
-            cairo_surface_get_device_scale(target, &sx, &sy)
-            guard ox == 0, oy == 0, sx == 1, sy == 1 else { return nil }
-            guard let list = cairo_copy_clip_rectangle_list(cr) else { return nil }
-            defer { cairo_rectangle_list_destroy(list) }
-            guard list.pointee.status == CAIRO_STATUS_SUCCESS, list.pointee.num_rectangles == 1, let r = list.pointee.rectangles?.pointee,
-                  r.x == r.x.rounded(), r.y == r.y.rounded(), r.width == r.width.rounded(), r.height == r.height.rounded()
-            else { return nil }
-            let w = cairo_image_surface_get_width(target), h = cairo_image_surface_get_height(target)
-            cairo_surface_flush(target)
-            guard let data = cairo_image_surface_get_data(target),
-                  let image = pixman_image_create_bits(format, w, h, UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
-                                                       cairo_image_surface_get_stride(target))
-            else { return nil }
-            surface = target
-            self.image = image
-            clip = (max(r.x, 0), max(r.y, 0), min(r.x + r.width, Double(w)), min(r.y + r.height, Double(h)))
-        }
-
-        /// The `ink` rectangles of `source` (premultiplied ARGB; outside them every pixel is clear,
-        /// which OVER leaves the frame as it is) over the frame with the source's top-left at
-        /// (x, y), device px (whole), cut to the clip.
-        mutating func over(_ source: OpaquePointer, ink: [LabelImage.Ink], x: Double, y: Double) {
-            for r in ink {
-                let x0 = max(x + Double(r.x0), clip.x0), y0 = max(y + Double(r.y0), clip.y0)
-                let x1 = min(x + Double(r.x1), clip.x1), y1 = min(y + Double(r.y1), clip.y1)
-                guard x1 > x0, y1 > y0 else { continue }
-                pixman_image_composite32(PIXMAN_OP_OVER, source, nil, image, Int32(x0 - x), Int32(y0 - y), 0, 0,
-                                         Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0))
-                dirty = true
-            }
-        }
-
-        /// Tells cairo the pixels changed under it (before it draws into them again).
-        mutating func markDirty() {
-            guard dirty else { return }
-            cairo_surface_mark_dirty(surface)
-            dirty = false
-        }
-
-        mutating func finish() {
-            markDirty()
-            pixman_image_unref(image)
         }
     }
 

@@ -19,6 +19,19 @@ public struct FrameReport: Sendable, Equatable {
     public var isComplete: Bool { exactTiles == visibleTiles }
 }
 
+/// What the caller knows of the clip it draws the map under, when that is not one rectangle:
+/// the map's view rectangle with its corners rounded by `cornerRadius` (logical px), within one
+/// whole-pixel device rectangle (the caller's clip before it rounded the corners). The frame
+/// then copies tiles and blits labels straight into the pixels wherever the clip covers them
+/// wholly, and leaves only the rounded corners and partly covered edge pixels to cairo.
+public struct MapFrameClip: Sendable, Equatable {
+    public var x0: Double, y0: Double, x1: Double, y1: Double
+    public var cornerRadius: Double
+    public init(x0: Double, y0: Double, x1: Double, y1: Double, cornerRadius: Double) {
+        (self.x0, self.y0, self.x1, self.y1, self.cornerRadius) = (x0, y0, x1, y1, cornerRadius)
+    }
+}
+
 /// Draws the map for a camera: cached raster tiles composited each frame, a scale bar and the
 /// data's attribution over them.
 ///
@@ -45,6 +58,11 @@ public struct MapRenderer: Sendable {
     /// Whether moving rotated frames reuse the kept turned frame (tests and the bench's A/B
     /// turn every frame afresh to compare).
     public var keepsTurnedFrames = true
+    /// Whether tiles at their own size are copied straight into an image frame's pixels
+    /// (`FramePixels`) rather than through cairo (the tests compare the two).
+    let tilesStraightIntoPixels: Bool
+    /// How many tiles and kept turned frames were copied straight into frames (tests).
+    let straightCopies = Counter()
     /// How many levels up to look for a stand-in tile.
     static let fallbackLevels = 8
 
@@ -53,11 +71,46 @@ public struct MapRenderer: Sendable {
     }
 
     /// `labelsStraightIntoPixels: false` draws every label through cairo, not straight into an
-    /// image surface's pixels (`LabelLayer.FramePixels`): the tests compare the two.
-    init(cache: TileCache, attributions: [MapAttribution] = [], labelsStraightIntoPixels: Bool) {
+    /// image surface's pixels (`FramePixels`), and `tilesStraightIntoPixels: false` every tile:
+    /// the tests compare the two.
+    init(cache: TileCache, attributions: [MapAttribution] = [], labelsStraightIntoPixels: Bool, tilesStraightIntoPixels: Bool = true) {
         self.cache = cache
         self.attributions = attributions
         labelLayer = LabelLayer(directCompositing: labelsStraightIntoPixels)
+        self.tilesStraightIntoPixels = tilesStraightIntoPixels
+    }
+
+    /// The pixels of `cr`'s frame for tile copies straight into them, when it allows them.
+    private func framePixels(_ cr: OpaquePointer, trust: FramePixels.Trust? = nil) -> FramePixels? {
+        tilesStraightIntoPixels ? FramePixels(cr, trust: trust) : nil
+    }
+
+    /// Where a frame drawn under `clip` (the view at device px x0..x1, y0..y1, not rounded)
+    /// covers its pixels wholly: inside the caller's rectangle and the view's whole pixels, away
+    /// from the squares at the view's corners that the rounding cuts (as wide as the radius and
+    /// two px more).
+    static func trust(_ clip: MapFrameClip, view: (x0: Double, y0: Double, x1: Double, y1: Double), scale: Double) -> FramePixels.Trust? {
+        let k = max(0, min(clip.cornerRadius, (view.x1 - view.x0) / scale / 2, (view.y1 - view.y0) / scale / 2))
+        let values = [clip.x0, clip.y0, clip.x1, clip.y1, view.x0, view.y0, view.x1, view.y1, k * scale]
+        guard values.allSatisfy({ $0.isFinite && abs($0) < 1e9 }) else { return nil }
+        let ix0 = max(clip.x0.rounded(.up), view.x0.rounded(.up)), iy0 = max(clip.y0.rounded(.up), view.y0.rounded(.up))
+        let ix1 = min(clip.x1.rounded(.down), view.x1.rounded(.down)), iy1 = min(clip.y1.rounded(.down), view.y1.rounded(.down))
+        guard ix1 > ix0, iy1 > iy0 else { return nil }
+        let side = Int32((k * scale).rounded(.up)) + 2
+        let vx0 = Int32(view.x0.rounded(.down)), vy0 = Int32(view.y0.rounded(.down))
+        let vx1 = Int32(view.x1.rounded(.up)), vy1 = Int32(view.y1.rounded(.up))
+        typealias Box = FramePixels.Box
+        return FramePixels.Trust(inside: Box(x0: Int32(ix0), y0: Int32(iy0), x1: Int32(ix1), y1: Int32(iy1)), avoiding: k == 0 ? [] : [
+            Box(x0: vx0, y0: vy0, x1: vx0 + side, y1: vy0 + side), Box(x0: vx1 - side, y0: vy0, x1: vx1, y1: vy0 + side),
+            Box(x0: vx0, y0: vy1 - side, x1: vx0 + side, y1: vy1), Box(x0: vx1 - side, y0: vy1 - side, x1: vx1, y1: vy1),
+        ])
+    }
+
+    /// Done with `pixels`: cairo may draw again; its copies are counted.
+    private func finish(_ pixels: FramePixels?) {
+        guard let pixels else { return }
+        pixels.finish()
+        straightCopies.add(pixels.copyCount)
     }
 
     /// The tile grid drawn for `camera`: the nearest integer zoom, so tiles are scaled by
@@ -139,20 +192,23 @@ public struct MapRenderer: Sendable {
     /// - Parameter time: the frame's clock (ms, `fadeClock()` live): labels a new placement shows or drops fade in
     ///   or out over `labelFadeDuration` (`labelsFading` says when more frames are needed); nil:
     ///   at once.
+    /// - Parameter frameClip: what the caller knows of a clip that is not one rectangle (see
+    ///   `MapFrameClip`); nil when it knows nothing (the frame then goes through cairo wherever
+    ///   the clip is not one whole-pixel rectangle).
     public func draw(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero, moving: Bool,
-                     time: Double? = nil) -> FrameReport {
+                     time: Double? = nil, frameClip: MapFrameClip? = nil) -> FrameReport {
         if moving, camera.bearing != 0, keepsTurnedFrames {
             // Ask for the margin's tiles too: a turned frame is kept with its margin (see
             // `drawTurnedFromCache`), and needs them all to be kept.
             let big = marginCamera(camera)
             let found = cache.request(tiles(for: big))
             return composite(camera, found: found, labels: showsLabels ? cache.labels(tiles(for: camera)) : [:], into: cr, at: origin,
-                             moving: moving, margin: big, time: time)
+                             moving: moving, margin: big, time: time, frameClip: frameClip)
         }
         let keys = tiles(for: camera)
         let found = cache.request(keys)
         return composite(camera, found: found, labels: showsLabels ? cache.labels(keys) : [:], into: cr, at: origin, moving: moving,
-                         time: time)
+                         time: time, frameClip: frameClip)
     }
 
     /// Labels are fading in or out (as of the last frame drawn with a clock): draw the map
@@ -178,11 +234,12 @@ public struct MapRenderer: Sendable {
     /// them, cached as such), then composites the settled frame. Blocks; for headless runs,
     /// screenshots and tests. Same camera, same pixels.
     @discardableResult
-    public func drawSynchronously(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero) -> FrameReport {
+    public func drawSynchronously(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint = .zero,
+                                  frameClip: MapFrameClip? = nil) -> FrameReport {
         // Edge tiles only as far as the frame shows them: a cold 1920x1200 frame drew about
         // 1.4× the screen's pixels when they were drawn whole.
         let drawn = cache.renderNowWithLabels(tiles(for: camera), areas: shownAreas(camera))
-        return composite(camera, found: drawn.images, labels: drawn.labels, into: cr, at: origin, moving: false)
+        return composite(camera, found: drawn.images, labels: drawn.labels, into: cr, at: origin, moving: false, frameClip: frameClip)
     }
 
     /// The part of each visible tile a settled north-up frame of `camera` reads (wherever the
@@ -270,7 +327,7 @@ public struct MapRenderer: Sendable {
 
     private func composite(_ camera: MapCamera, found: [TileKey: RasterImage], labels: [TileKey: TileLabelSet],
                            into cr: OpaquePointer, at origin: ScreenPoint, moving: Bool, margin: MapCamera? = nil,
-                           time: Double? = nil) -> FrameReport {
+                           time: Double? = nil, frameClip: MapFrameClip? = nil) -> FrameReport {
         let coverage = camera.visibleTiles(tileZoom: Self.tileZoom(for: camera))
         let size = camera.size
         cairo_save(cr)
@@ -280,10 +337,13 @@ public struct MapRenderer: Sendable {
         let s = cache.scale
         cairo_rectangle(cr, dx.rounded(), dy.rounded(), (dx + size.width * s).rounded() - dx.rounded(), (dy + size.height * s).rounded() - dy.rounded())
         cairo_clip(cr)
+        let trust = frameClip.flatMap { Self.trust($0, view: (dx, dy, dx + size.width * s, dy + size.height * s), scale: s) }
         let exact: Int
         if camera.bearing == 0 {
-            let comp = TileCompositor(cr: cr, scale: s, deviceOrigin: (dx, dy), moving: moving)
+            let comp = TileCompositor(cr: cr, scale: s, deviceOrigin: (dx, dy), moving: moving,
+                                      pixels: framePixels(cr, trust: trust))
             exact = drawTiles(coverage, of: camera, bearing: camera.bearing, found: found, with: comp)
+            finish(comp.pixels)
         } else if let margin, let fromCache = drawTurnedFromCache(coverage, of: camera, margin: margin, found: found,
                                                                   into: cr, deviceOrigin: (dx, dy)) {
             exact = fromCache
@@ -293,7 +353,7 @@ public struct MapRenderer: Sendable {
         if showsLabels {
             let (sets, complete) = labelSets(camera, labels)
             labelLayer.update(camera, sets: sets, complete: complete, moving: moving, time: time)
-            labelLayer.draw(camera, into: cr, deviceOrigin: (dx.rounded(), dy.rounded()), scale: s, time: time)
+            labelLayer.draw(camera, into: cr, deviceOrigin: (dx.rounded(), dy.rounded()), scale: s, time: time, trust: trust)
         }
         cairo_restore(cr)
 
@@ -320,6 +380,7 @@ public struct MapRenderer: Sendable {
         if top > 0 || bottom < camera.size.height || !allFound {
             // Only when something will not be covered: a full-screen fill costs as much as the blit.
             let bg = cache.rasterizer.background(zoom: camera.zoom)
+            comp.pixels?.markDirty()
             cairo_set_source_rgb(comp.cr, bg.r, bg.g, bg.b)
             cairo_paint(comp.cr)
         }
@@ -362,8 +423,9 @@ public struct MapRenderer: Sendable {
         defer { turned.give(buffer) }
         cairo_rectangle(bcr, 0, 0, Double(width), Double(height))
         cairo_clip(bcr)
-        let exact = drawTiles(placed, of: flat, bearing: camera.bearing, found: found,
-                              with: TileCompositor(cr: bcr, scale: s, deviceOrigin: (0, 0), moving: moving))
+        let comp = TileCompositor(cr: bcr, scale: s, deviceOrigin: (0, 0), moving: moving, pixels: framePixels(bcr))
+        let exact = drawTiles(placed, of: flat, bearing: camera.bearing, found: found, with: comp)
+        finish(comp.pixels)
         cairo_destroy(bcr)
         cairo_surface_flush(buffer.surface)
 
@@ -433,9 +495,14 @@ public struct MapRenderer: Sendable {
         let p = camera.screenPoint(ofWorld: frame.center)
         let x = (deviceOrigin.x + p.x * s - camera.size.width * s / 2).rounded() - m
         let y = (deviceOrigin.y + p.y * s - camera.size.height * s / 2).rounded() - m
-        cairo_set_source_surface(cr, frame.image.surface, x, y)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
-        cairo_paint(cr)
+        if let pixels = framePixels(cr), pixels.copy(frame.image, x: x, y: y) {
+            // A plain copy straight into the frame, as cairo's paint of it ends in.
+            finish(pixels)
+        } else {
+            cairo_set_source_surface(cr, frame.image.surface, x, y)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+            cairo_paint(cr)
+        }
         return coverage.count(where: { found[tileKey($0, pixelSize, bearing: camera.bearing)] != nil })
     }
 
@@ -495,6 +562,13 @@ final class RotationBuffer: Sendable {
     }
 
     func give(_ buffer: RasterImage) { image.withLock { $0 = buffer } }
+}
+
+/// A count kept across frames (a struct's copies share it), for tests.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func add(_ n: Int) { count.withLock { $0 += n } }
 }
 
 /// What a kept turned frame was drawn from: equal keys give the same turned map.

@@ -20,6 +20,9 @@ struct TileCompositor {
     /// The view's top-left corner in device pixels.
     let deviceOrigin: (x: Double, y: Double)
     let moving: Bool
+    /// The frame's pixels, when tiles drawn at their own size can be copied straight into them
+    /// (`FramePixels`); nil: everything through cairo.
+    var pixels: FramePixels? = nil
 
     /// Draws `image` so that it covers the logical rectangle at `origin` with side `size`
     /// (view coordinates), clipped to `clip` when given (also logical, view coordinates).
@@ -27,6 +30,13 @@ struct TileCompositor {
         let x = deviceOrigin.x + origin.x * scale, y = deviceOrigin.y + origin.y * scale
         let side = size * scale
         let exactScale = abs(side - Double(image.width)) < 1e-6
+        if clip == nil, exactScale, let pixels {
+            // A tile at its own size lands on whole pixels: a plain copy, straight into the frame.
+            let r = snapped(x: x, y: y, side: side)
+            if r.x1 - r.x0 == Double(image.width), r.y1 - r.y0 == Double(image.height), pixels.copy(image, x: r.x0, y: r.y0) { return }
+        }
+        // cairo draws next: it must know of the pixels copied so far.
+        pixels?.markDirty()
         cairo_save(cr)
         if let clip {
             let r = snapped(x: deviceOrigin.x + clip.origin.x * scale, y: deviceOrigin.y + clip.origin.y * scale, side: clip.size * scale)
@@ -62,6 +72,7 @@ struct TileCompositor {
     /// Fills a logical rectangle (view coordinates) with a flat colour, snapped like the tiles.
     func fill(origin: ScreenPoint, size: Double, color: StyleColor) {
         let r = snapped(x: deviceOrigin.x + origin.x * scale, y: deviceOrigin.y + origin.y * scale, side: size * scale)
+        pixels?.markDirty()
         cairo_set_source_rgb(cr, color.r, color.g, color.b)
         cairo_rectangle(cr, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0)
         cairo_fill(cr)

@@ -230,13 +230,18 @@ public final class PageRenderer {
         let f = page.mapFrameInWindow
         guard f.maxY > 0, f.minY < page.layout.windowHeight else { return }
         cairo_save(cr)
+        // The clip before the rounding, for the map to copy its tiles straight into the pixels
+        // wherever the rounded clip covers them wholly (MapFrameClip).
+        let outer = tellsMapItsClip ? Self.deviceClipRectangle(cr) : nil
         roundedRect(cr, f, radius: Self.mapCornerRadius)
         cairo_clip(cr)
         if let map {
             let origin = f.origin
+            let frameClip = outer.map { MapFrameClip(x0: $0.x0, y0: $0.y0, x1: $0.x1, y1: $0.y1, cornerRadius: Self.mapCornerRadius) }
             let report = synchronousTiles
-                ? map.drawSynchronously(page.camera, into: cr, at: origin)
-                : map.draw(page.camera, into: cr, at: origin, moving: page.isMapMoving, time: MapRenderer.fadeClock())
+                ? map.drawSynchronously(page.camera, into: cr, at: origin, frameClip: frameClip)
+                : map.draw(page.camera, into: cr, at: origin, moving: page.isMapMoving, time: MapRenderer.fadeClock(),
+                           frameClip: frameClip)
             lastFrameComplete = report.isComplete
         } else {
             cairo_set_source_rgb(cr, 0.80, 0.86, 0.90)
@@ -258,6 +263,22 @@ public final class PageRenderer {
     }
 
     static let mapCornerRadius = 12.0
+
+    /// False draws the map under its rounded clip through cairo alone, as before: for the tests,
+    /// and `MERIDIAN_MAP_THROUGH_CAIRO=1` for an A/B of the live window in one binary.
+    var tellsMapItsClip = getenv("MERIDIAN_MAP_THROUGH_CAIRO") == nil
+
+    /// `cr`'s clip as one rectangle in device px, or nil when it is none or not one.
+    static func deviceClipRectangle(_ cr: OpaquePointer) -> (x0: Double, y0: Double, x1: Double, y1: Double)? {
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        defer { cairo_restore(cr) }
+        guard let list = cairo_copy_clip_rectangle_list(cr) else { return nil }
+        defer { cairo_rectangle_list_destroy(list) }
+        guard list.pointee.status == CAIRO_STATUS_SUCCESS, list.pointee.num_rectangles == 1, let r = list.pointee.rectangles?.pointee
+        else { return nil }
+        return (r.x, r.y, r.x + r.width, r.y + r.height)
+    }
 
     private func drawPins(_ page: MeridianPage, _ cr: OpaquePointer) {
         for (place, pin) in zip(page.viewport.pinPlaces, page.viewport.pins) where !pin.isHidden {

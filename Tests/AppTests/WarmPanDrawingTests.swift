@@ -2,6 +2,7 @@ import Glibc
 import Input
 import Testing
 @testable import MeridianApp
+@testable import Render
 @testable import UI
 
 /// What a warm pan frame no longer draws (LATENCY.md, "Cheaper warm pan frames"), against the
@@ -14,16 +15,24 @@ import Testing
     /// uncovered would show the other frame's picture, or the buffer's garbage).
     func backgroundLeftOutUnderTheMap(window: PartialRedrawTests.Window,
                                       script: [(changes: [TouchChange], fingerDown: Bool)]) throws {
+        let (frames, differing, _, _) = try sideBySide(window: window, script: script) { $0.paintsPageUnderMap = true }
+        #expect(frames > 50, "frames drawn: \(frames)")
+        #expect(differing.isEmpty, "frames that differ from the page painted under the map: \(differing)")
+    }
+
+    /// `script` played in two apps, the first drawn as before (`before` sets it up): how many
+    /// frames were drawn, the first few that differ, and the two apps.
+    func sideBySide(window: PartialRedrawTests.Window, script: [(changes: [TouchChange], fingerDown: Bool)],
+                    before setUp: (PageRenderer) -> Void) throws -> (Int, [Int], LiveApp, LiveApp) {
         let before = try redraws.app(showTouches: false, window: window), now = try redraws.app(showTouches: false, window: window)
-        before.core.renderer.paintsPageUnderMap = true
+        setUp(before.core.renderer)
         let stride = window.pixelWidth * 4, bytes = stride * window.pixelHeight
         var differing: [Int] = []
         let frames = redraws.sideBySide(before, now, window: window, script: script) { frame, _, a, b in
             if memcmp(a, b, bytes) != 0 { differing.append(frame) }
             return differing.count < 5
         }
-        #expect(frames > 50, "frames drawn: \(frames)")
-        #expect(differing.isEmpty, "frames that differ from the page painted under the map: \(differing)")
+        return (frames, differing, before, now)
     }
 
     @Test func thePageUnderTheMapIsLeftOutWithoutChangingAPixel() throws {
@@ -37,6 +46,29 @@ import Testing
         let window = PartialRedrawTests.Window(width: 480, height: 800, scale: 1.5)
         let f = try redraws.app(showTouches: false, window: window).core.page.mapFrameInWindow
         try backgroundLeftOutUnderTheMap(window: window, script: redraws.flingScript(window: window, map: f))
+    }
+
+    /// The map under the window's rounded clip copies its tiles and blits its labels straight
+    /// into the pixels wherever that clip covers them wholly (`MapFrameClip`), and leaves the
+    /// corners and partly covered edges to cairo: not one pixel of any frame changes against the
+    /// map drawn through cairo alone.
+    func mapToldItsClip(window: PartialRedrawTests.Window, script: [(changes: [TouchChange], fingerDown: Bool)]) throws {
+        let (frames, differing, before, now) = try sideBySide(window: window, script: script) { $0.tellsMapItsClip = false }
+        #expect(frames > 50, "frames drawn: \(frames)")
+        #expect(differing.isEmpty, "frames that differ from the map drawn through cairo alone: \(differing)")
+        #expect((now.core.renderer.map?.straightCopies.value ?? 0) > 100, "the tiles went straight into the pixels")
+        #expect(before.core.renderer.map?.straightCopies.value == 0)
+    }
+
+    @Test func theMapToldItsRoundedClipDrawsTheSamePixels() throws {
+        let f = try redraws.app(showTouches: false).core.page.mapFrameInWindow
+        try mapToldItsClip(window: PartialRedrawTests.Window(), script: redraws.script(map: (f.minX, f.minY, f.size.width, f.size.height)))
+    }
+
+    @Test func theMapToldItsRoundedClipDrawsTheSamePixelsAtAFractionalScale() throws {
+        let window = PartialRedrawTests.Window(width: 480, height: 800, scale: 1.5)
+        let f = try redraws.app(showTouches: false, window: window).core.page.mapFrameInWindow
+        try mapToldItsClip(window: window, script: redraws.flingScript(window: window, map: f))
     }
 
     /// The zoom buttons are composited from images drawn once per sign, scale and sub-pixel
