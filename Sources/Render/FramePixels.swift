@@ -38,6 +38,8 @@ final class FramePixels {
     /// With a `Trust`: where straight writes may go (nil: all of `clip`).
     private let trust: Trust?
     private var dirty = false
+    /// The clip is one whole-pixel rectangle (no `Trust`): every pixel is wholly in or out.
+    var clipIsOneRectangle: Bool { trust == nil }
     /// How many copies went straight into the pixels (tests: the frame went this way).
     private(set) var copyCount = 0
 

@@ -382,7 +382,14 @@ public struct MapRenderer: Sendable {
             let bg = cache.rasterizer.background(zoom: camera.zoom)
             comp.pixels?.markDirty()
             cairo_set_source_rgb(comp.cr, bg.r, bg.g, bg.b)
-            cairo_paint(comp.cr)
+            if allFound, let bands = comp.uncovered(by: coverage) {
+                // Every tile is copied over its own pixels: only the rest needs the background
+                // (the world view's bands past the poles; a full paint doubled its bytes).
+                for b in bands { cairo_rectangle(comp.cr, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0) }
+                cairo_fill(comp.cr)
+            } else {
+                cairo_paint(comp.cr)
+            }
         }
         var exact = 0
         for c in coverage {
@@ -539,7 +546,7 @@ public struct MapRenderer: Sendable {
 }
 
 /// A grid cell on one world copy, to match a turned view's tiles with the unrotated box's.
-private struct TilePlace: Hashable {
+struct TilePlace: Hashable {
     var column: Int
     var row: Int
 }

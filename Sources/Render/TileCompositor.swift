@@ -78,6 +78,30 @@ struct TileCompositor {
         cairo_fill(cr)
     }
 
+    /// The parts of the frame (device px, whole) that a complete grid of `coverage`'s tiles,
+    /// each drawn at its own size over its snapped rectangle, leaves uncovered: the bands
+    /// around the grid's box. Nil when a fill of them may differ from a paint of the whole clip
+    /// under the tiles: the frame's clip is not one whole-pixel rectangle (cairo blends partly
+    /// covered pixels), or the tiles do not form one full grid.
+    func uncovered(by coverage: [TileCoverage]) -> [(x0: Double, y0: Double, x1: Double, y1: Double)]? {
+        guard let pixels, pixels.clipIsOneRectangle, let first = coverage.first else { return nil }
+        var box = snapped(x: deviceOrigin.x + first.origin.x * scale, y: deviceOrigin.y + first.origin.y * scale, side: first.size * scale)
+        var columns = (first.unwrappedX, first.unwrappedX), rows = (first.y, first.y)
+        for c in coverage {
+            guard c.zoom == first.zoom, c.size == first.size else { return nil }
+            let r = snapped(x: deviceOrigin.x + c.origin.x * scale, y: deviceOrigin.y + c.origin.y * scale, side: c.size * scale)
+            box = (min(box.x0, r.x0), min(box.y0, r.y0), max(box.x1, r.x1), max(box.y1, r.y1))
+            columns = (min(columns.0, c.unwrappedX), max(columns.1, c.unwrappedX))
+            rows = (min(rows.0, c.y), max(rows.1, c.y))
+        }
+        // One full grid: every column of every row once (so the tiles abut over the whole box).
+        guard coverage.count == (columns.1 - columns.0 + 1) * (rows.1 - rows.0 + 1),
+              Set(coverage.map { TilePlace(column: $0.unwrappedX, row: $0.y) }).count == coverage.count else { return nil }
+        let far = 1e6  // past any frame, within cairo's fixed-point range
+        return [(-far, -far, far, box.y0), (-far, box.y1, far, far), (-far, box.y0, box.x0, box.y1), (box.x1, box.y0, far, box.y1)]
+            .filter { $0.x1 > $0.x0 && $0.y1 > $0.y0 }
+    }
+
     private func snapped(x: Double, y: Double, side: Double) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
         (x.rounded(), y.rounded(), (x + side).rounded(), (y + side).rounded())
     }
