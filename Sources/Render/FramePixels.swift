@@ -29,12 +29,17 @@ final class FramePixels {
     struct Trust: Sendable {
         var inside: Box
         var avoiding: [Box]
+        /// Whether straight writes may go to `box` (within the clip's extents).
+        func allows(_ box: Box) -> Bool { inside.contains(box) && !avoiding.contains(where: { $0.meets(box) }) }
     }
 
     private let surface: OpaquePointer
     private let image: OpaquePointer
+    private let data: UnsafeMutablePointer<UInt32>
+    private let width: Int32, height: Int32, stride: Int32
+    private let format: pixman_format_code_t
     /// The clip, device px (whole), inside the image.
-    private let clip: (x0: Int32, y0: Int32, x1: Int32, y1: Int32)
+    private let clip: Box
     /// With a `Trust`: where straight writes may go (nil: all of `clip`).
     private let trust: Trust?
     private var dirty = false
@@ -87,8 +92,13 @@ final class FramePixels {
         guard let image = pixman_image_create_bits(format, w, h, data, stride) else { return nil }
         surface = target
         self.image = image
+        self.data = data
+        width = w
+        height = h
+        self.stride = stride
+        self.format = format
         self.trust = trust
-        clip = (max(Int32(r.x), 0), max(Int32(r.y), 0), min(Int32(r.x + r.width), w), min(Int32(r.y + r.height), h))
+        clip = Box(x0: max(Int32(r.x), 0), y0: max(Int32(r.y), 0), x1: min(Int32(r.x + r.width), w), y1: min(Int32(r.y + r.height), h))
     }
 
     deinit { pixman_image_unref(image) }
@@ -120,34 +130,65 @@ final class FramePixels {
     }
 
     /// Whether `box` (within the clip's extents) lies where the `Trust` lets pixels be written.
-    private func trusted(_ box: Box) -> Bool {
-        guard let trust else { return true }
-        return trust.inside.contains(box) && !trust.avoiding.contains(where: { $0.meets(box) })
-    }
+    private func trusted(_ box: Box) -> Bool { trust?.allows(box) ?? true }
 
     /// Copies the opaque `source` with its top-left at whole device px (x, y), cut to
     /// the clip: the pixels cairo's fill of that rectangle with the image (nearest pixel, whole
     /// offset, OVER) leaves. False, and nothing queued, when `source` is not opaque RGB24 or the
     /// place is not a whole pixel: draw it through cairo.
     func copy(_ source: RasterImage, x: Double, y: Double) -> Bool {
-        guard cairo_image_surface_get_format(source.surface) == CAIRO_FORMAT_RGB24, x == x.rounded(), y == y.rounded(),
-              abs(x) < 1e9, abs(y) < 1e9 else { return false }
-        let ix = Int32(x), iy = Int32(y)
-        let x0 = max(ix, clip.x0), y0 = max(iy, clip.y0)
-        let x1 = min(ix + Int32(source.width), clip.x1), y1 = min(iy + Int32(source.height), clip.y1)
-        guard x1 > x0, y1 > y0 else { return true }
-        guard trusted(Box(x0: x0, y0: y0, x1: x1, y1: y1)) else { return false }
-        cairo_surface_flush(source.surface)
-        guard let bytes = cairo_image_surface_get_data(source.surface),
-              let pixels = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(source.width), Int32(source.height),
-                                                    UnsafeMutableRawPointer(bytes).assumingMemoryBound(to: UInt32.self),
-                                                    cairo_image_surface_get_stride(source.surface))
-        else { return false }
-        pixman_image_composite32(PIXMAN_OP_SRC, pixels, nil, image, x0 - ix, y0 - iy, 0, 0, x0, y0, x1 - x0, y1 - y0)
-        pixman_image_unref(pixels)
-        dirty = true
-        copyCount += 1
+        guard let wrote = writer.copy(source, x: x, y: y, into: image) else { return false }
+        if wrote {
+            dirty = true
+            copyCount += 1
+        }
         return true
+    }
+
+    /// The frame's pixels for copies from other threads (`Writer`), while this thread leaves
+    /// the frame alone; call `markDirty()` (or `finish()`) after them.
+    var writer: Writer { Writer(data: UInt(bitPattern: data), width: width, height: height, stride: stride, format: format, clip: clip, trust: trust) }
+
+    /// Copies of opaque images into the frame's pixels from any thread, as `FramePixels.copy`
+    /// makes them: several threads may copy at once into boxes that do not meet. cairo must
+    /// not draw into the frame meanwhile.
+    struct Writer: Sendable {
+        /// The pixels' address (an integer: raw pointers are not Sendable).
+        fileprivate let data: UInt
+        fileprivate let width: Int32, height: Int32, stride: Int32
+        fileprivate let format: pixman_format_code_t
+        fileprivate let clip: Box
+        fileprivate let trust: Trust?
+
+        /// `FramePixels.copy`'s copy: nil when `source` cannot be copied (not opaque RGB24, not
+        /// at a whole pixel, or reaching where a `Trust` does not: draw it through cairo), false
+        /// when nothing of it lies in the clip, true when it was copied. Into `frame` (a pixman
+        /// image of the pixels) when given, otherwise through one of its own.
+        func copy(_ source: RasterImage, x: Double, y: Double, into frame: OpaquePointer? = nil) -> Bool? {
+            guard cairo_image_surface_get_format(source.surface) == CAIRO_FORMAT_RGB24, x == x.rounded(), y == y.rounded(),
+                  abs(x) < 1e9, abs(y) < 1e9 else { return nil }
+            let ix = Int32(x), iy = Int32(y)
+            let x0 = max(ix, clip.x0), y0 = max(iy, clip.y0)
+            let x1 = min(ix + Int32(source.width), clip.x1), y1 = min(iy + Int32(source.height), clip.y1)
+            guard x1 > x0, y1 > y0 else { return false }
+            if let trust, !trust.allows(Box(x0: x0, y0: y0, x1: x1, y1: y1)) { return nil }
+            cairo_surface_flush(source.surface)
+            guard let bytes = cairo_image_surface_get_data(source.surface),
+                  let pixels = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(source.width), Int32(source.height),
+                                                        UnsafeMutableRawPointer(bytes).assumingMemoryBound(to: UInt32.self),
+                                                        cairo_image_surface_get_stride(source.surface))
+            else { return nil }
+            defer { pixman_image_unref(pixels) }
+            if let frame {
+                pixman_image_composite32(PIXMAN_OP_SRC, pixels, nil, frame, x0 - ix, y0 - iy, 0, 0, x0, y0, x1 - x0, y1 - y0)
+                return true
+            }
+            guard let address = UnsafeMutablePointer<UInt32>(bitPattern: data),
+                  let own = pixman_image_create_bits(format, width, height, address, stride) else { return nil }
+            pixman_image_composite32(PIXMAN_OP_SRC, pixels, nil, own, x0 - ix, y0 - iy, 0, 0, x0, y0, x1 - x0, y1 - y0)
+            pixman_image_unref(own)
+            return true
+        }
     }
 
     /// Tells cairo the pixels changed under it (before it draws into them again).
@@ -155,6 +196,12 @@ final class FramePixels {
         guard dirty else { return }
         cairo_surface_mark_dirty(surface)
         dirty = false
+    }
+
+    /// Other threads wrote into the pixels through `writer`: tells cairo.
+    func wroteElsewhere() {
+        dirty = true
+        markDirty()
     }
 
     func finish() { markDirty() }

@@ -487,6 +487,46 @@ final class LabelLayer: Sendable {
         images.merge(made.withLock { $0 }) { _, new in new }
     }
 
+    /// Whether `render` paints a halo's eight passes through pixman directly rather than
+    /// `cairo_mask_surface` (the same pixman operation, without cairo's pattern and compositor
+    /// set-up each time; the tests compare the two).
+    nonisolated(unsafe) static var haloStraightIntoPixels = true
+
+    /// The halo's passes: `color` through `mask` (A8, the label image's size) at each whole-pixel
+    /// offset, OVER `surface` (ARGB32), as `cairo_mask_surface` with that colour as the source
+    /// makes them (cairo hands pixman the colour premultiplied in 16 bits, each channel times
+    /// 65536 − 1e-5, truncated). False, and nothing drawn, when pixman cannot be given the images.
+    static func haloThroughPixman(_ color: StyleColor, mask: OpaquePointer, offsets: [(Double, Double)],
+                                  into surface: OpaquePointer) -> Bool {
+        cairo_surface_flush(surface)
+        cairo_surface_flush(mask)
+        let w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface)
+        guard let dstBytes = cairo_image_surface_get_data(surface), let maskBytes = cairo_image_surface_get_data(mask),
+              cairo_image_surface_get_width(mask) == w, cairo_image_surface_get_height(mask) == h,
+              let dst = pixman_image_create_bits(PIXMAN_a8r8g8b8, w, h, UnsafeMutableRawPointer(dstBytes).assumingMemoryBound(to: UInt32.self),
+                                                 cairo_image_surface_get_stride(surface))
+        else { return false }
+        defer { pixman_image_unref(dst) }
+        guard let m = pixman_image_create_bits(PIXMAN_a8, w, h, UnsafeMutableRawPointer(maskBytes).assumingMemoryBound(to: UInt32.self),
+                                               cairo_image_surface_get_stride(mask))
+        else { return false }
+        defer { pixman_image_unref(m) }
+        func short(_ v: Double) -> UInt16 { UInt16(min(max(v, 0), 1) * (65536.0 - 1e-5)) }
+        let a = min(max(color.a, 0), 1)
+        var c = pixman_color_t(red: short(min(max(color.r, 0), 1) * a), green: short(min(max(color.g, 0), 1) * a),
+                               blue: short(min(max(color.b, 0), 1) * a), alpha: short(a))
+        guard let solid = pixman_image_create_solid_fill(&c) else { return false }
+        defer { pixman_image_unref(solid) }
+        for (ox, oy) in offsets {
+            let dx = Int32(ox), dy = Int32(oy)
+            let x0 = max(dx, 0), y0 = max(dy, 0), x1 = min(dx + w, w), y1 = min(dy + h, h)
+            guard x1 > x0, y1 > y0 else { continue }
+            pixman_image_composite32(PIXMAN_OP_OVER, solid, m, dst, 0, 0, x0 - dx, y0 - dy, x0, y0, x1 - x0, y1 - y0)
+        }
+        cairo_surface_mark_dirty(surface)
+        return true
+    }
+
     /// The label's glyphs with their halo, drawn once at `scale` into an image just big enough.
     ///
     /// The glyphs go into an alpha mask first (point labels through cairo's cached glyph
@@ -565,10 +605,11 @@ final class LabelLayer: Sendable {
             if halo > 0 {
                 // The mask shown at eight whole-pixel offsets around the text: pixman's solid-through-
                 // A8 path, a few microseconds each (growing the mask in Swift took 10 ms a screen).
-                cairo_set_source_rgba(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b, st.haloColor.a)
                 let r = max((halo * scale).rounded(), 1), d = max((halo * scale * 0.7).rounded(), 1)
-                for (ox, oy) in [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d)] {
-                    cairo_mask_surface(cr, mask, ox, oy)
+                let offsets = [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d)]
+                if !(haloStraightIntoPixels && haloThroughPixman(st.haloColor, mask: mask, offsets: offsets, into: surface)) {
+                    cairo_set_source_rgba(cr, st.haloColor.r, st.haloColor.g, st.haloColor.b, st.haloColor.a)
+                    for (ox, oy) in offsets { cairo_mask_surface(cr, mask, ox, oy) }
                 }
             }
             cairo_set_source_rgba(cr, st.color.r, st.color.g, st.color.b, st.color.a)

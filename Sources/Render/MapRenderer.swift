@@ -63,6 +63,11 @@ public struct MapRenderer: Sendable {
     let tilesStraightIntoPixels: Bool
     /// How many tiles and kept turned frames were copied straight into frames (tests).
     let straightCopies = Counter()
+    /// Whether `drawSynchronously` copies each tile into the frame on the thread that drew it
+    /// (`EarlyTileCopies`); false: all after the drawing (the tests compare the two).
+    var copiesTilesAsDrawn = true
+    /// How many tiles `drawSynchronously` copied on the threads that drew them (tests).
+    let copiesAsDrawnCount = Counter()
     /// How many levels up to look for a stand-in tile.
     static let fallbackLevels = 8
 
@@ -238,8 +243,38 @@ public struct MapRenderer: Sendable {
                                   frameClip: MapFrameClip? = nil) -> FrameReport {
         // Edge tiles only as far as the frame shows them: a cold 1920x1200 frame drew about
         // 1.4× the screen's pixels when they were drawn whole.
-        let drawn = cache.renderNowWithLabels(tiles(for: camera), areas: shownAreas(camera))
-        return composite(camera, found: drawn.images, labels: drawn.labels, into: cr, at: origin, moving: false, frameClip: frameClip)
+        // Each tile drawn here goes into the frame on the thread that drew it, as soon as it is
+        // drawn, so the copies share the cores with the drawing instead of following it.
+        let early = copiesAsDrawn(camera, into: cr, at: origin, frameClip: frameClip)
+        let drawn = cache.renderNowWithLabels(tiles(for: camera), areas: shownAreas(camera), whenDrawn: early?.copies.copy)
+        let copied = early?.copies.done ?? []
+        if !copied.isEmpty {
+            early?.pixels.wroteElsewhere()   // cairo draws into the frame next
+            copiesAsDrawnCount.add(copied.count)
+            straightCopies.add(copied.count)
+        }
+        return composite(camera, found: drawn.images, labels: drawn.labels, into: cr, at: origin, moving: false,
+                         frameClip: frameClip, copied: copied)
+    }
+
+    /// Copies of a settled north-up frame's tiles into `cr`'s pixels from the threads that draw
+    /// them (`drawSynchronously`): where `composite` would copy each tile as it is (at its own
+    /// size on whole pixels, straight into the pixels: `TileCompositor.draw`), the same copy,
+    /// made early. Nil when the frame would not be made of such copies alone (turned, showing
+    /// past the world's edge, not an image the pixels can be written to).
+    private func copiesAsDrawn(_ camera: MapCamera, into cr: OpaquePointer, at origin: ScreenPoint,
+                               frameClip: MapFrameClip?) -> (copies: EarlyTileCopies, pixels: FramePixels)? {
+        guard copiesTilesAsDrawn, camera.bearing == 0, !showsPastTheWorld(camera) else { return nil }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        let (dx, dy, trust) = clipToView(camera, cr, at: origin, frameClip: frameClip)
+        guard let pixels = framePixels(cr, trust: trust) else { return nil }
+        let pixelSize = tilePixelSize(for: camera)
+        var places: [TileKey: [(origin: ScreenPoint, size: Double)]] = [:]
+        for c in camera.visibleTiles(tileZoom: Self.tileZoom(for: camera)) {
+            places[tileKey(c, pixelSize, bearing: 0), default: []].append((c.origin, c.size))
+        }
+        return (EarlyTileCopies(writer: pixels.writer, scale: cache.scale, deviceOrigin: (dx, dy), places: places), pixels)
     }
 
     /// The part of each visible tile a settled north-up frame of `camera` reads (wherever the
@@ -327,22 +362,17 @@ public struct MapRenderer: Sendable {
 
     private func composite(_ camera: MapCamera, found: [TileKey: RasterImage], labels: [TileKey: TileLabelSet],
                            into cr: OpaquePointer, at origin: ScreenPoint, moving: Bool, margin: MapCamera? = nil,
-                           time: Double? = nil, frameClip: MapFrameClip? = nil) -> FrameReport {
+                           time: Double? = nil, frameClip: MapFrameClip? = nil, copied: Set<TileKey> = []) -> FrameReport {
         let coverage = camera.visibleTiles(tileZoom: Self.tileZoom(for: camera))
         let size = camera.size
         cairo_save(cr)
-        var dx = origin.x, dy = origin.y
-        cairo_user_to_device(cr, &dx, &dy)
-        cairo_identity_matrix(cr)
+        let (dx, dy, trust) = clipToView(camera, cr, at: origin, frameClip: frameClip)
         let s = cache.scale
-        cairo_rectangle(cr, dx.rounded(), dy.rounded(), (dx + size.width * s).rounded() - dx.rounded(), (dy + size.height * s).rounded() - dy.rounded())
-        cairo_clip(cr)
-        let trust = frameClip.flatMap { Self.trust($0, view: (dx, dy, dx + size.width * s, dy + size.height * s), scale: s) }
         let exact: Int
         if camera.bearing == 0 {
             let comp = TileCompositor(cr: cr, scale: s, deviceOrigin: (dx, dy), moving: moving,
                                       pixels: framePixels(cr, trust: trust))
-            exact = drawTiles(coverage, of: camera, bearing: camera.bearing, found: found, with: comp)
+            exact = drawTiles(coverage, of: camera, bearing: camera.bearing, found: found, with: comp, copied: copied)
             finish(comp.pixels)
         } else if let margin, let fromCache = drawTurnedFromCache(coverage, of: camera, margin: margin, found: found,
                                                                   into: cr, deviceOrigin: (dx, dy)) {
@@ -367,17 +397,40 @@ public struct MapRenderer: Sendable {
         return FrameReport(tileZoom: Self.tileZoom(for: camera), visibleTiles: coverage.count, exactTiles: exact)
     }
 
+    /// Clips `cr` to the view (`camera`'s size at `origin`, on whole device px) and leaves it
+    /// drawing in device px; returns the view's top-left in device px and what `frameClip`
+    /// says of the clip (`trust`).
+    private func clipToView(_ camera: MapCamera, _ cr: OpaquePointer, at origin: ScreenPoint,
+                            frameClip: MapFrameClip?) -> (Double, Double, FramePixels.Trust?) {
+        let size = camera.size
+        var dx = origin.x, dy = origin.y
+        cairo_user_to_device(cr, &dx, &dy)
+        cairo_identity_matrix(cr)
+        let s = cache.scale
+        cairo_rectangle(cr, dx.rounded(), dy.rounded(), (dx + size.width * s).rounded() - dx.rounded(), (dy + size.height * s).rounded() - dy.rounded())
+        cairo_clip(cr)
+        return (dx, dy, frameClip.flatMap { Self.trust($0, view: (dx, dy, dx + size.width * s, dy + size.height * s), scale: s) })
+    }
+
+    /// Whether the world's top or bottom edge lies inside `camera`'s view, which the background
+    /// shows past (a north-up frame).
+    private func showsPastTheWorld(_ camera: MapCamera) -> Bool {
+        camera.screenPoint(ofWorld: WorldPoint(x: 0, y: 0)).y > 0
+            || camera.screenPoint(ofWorld: WorldPoint(x: 0, y: WebMercator.tileSize)).y < camera.size.height
+    }
+
     /// Draws `coverage` (tiles of `camera`, unrotated) through `comp`, stand-ins where a tile is
     /// missing, over the background where anything will not be covered; returns how many
     /// tiles were drawn exactly.
     /// `bearing` is the map's, which picks the tiles' keys (`camera` may be the unturned box).
     private func drawTiles(_ coverage: [TileCoverage], of camera: MapCamera, bearing: Double, found: [TileKey: RasterImage],
-                           with comp: TileCompositor) -> Int {
+                           with comp: TileCompositor, copied: Set<TileKey> = []) -> Int {
         let pixelSize = tilePixelSize(for: camera)
-        let top = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: 0)).y
-        let bottom = camera.screenPoint(ofWorld: WorldPoint(x: 0, y: WebMercator.tileSize)).y
         let allFound = coverage.allSatisfy { found[tileKey($0, pixelSize, bearing: bearing)] != nil }
-        if top > 0 || bottom < camera.size.height || !allFound {
+        let background = showsPastTheWorld(camera) || !allFound
+        // Tiles already in the frame, unless the background is about to cover them.
+        let copied = background ? [] : copied
+        if background {
             // Only when something will not be covered: a full-screen fill costs as much as the blit.
             let bg = cache.rasterizer.background(zoom: camera.zoom)
             comp.pixels?.markDirty()
@@ -393,7 +446,10 @@ public struct MapRenderer: Sendable {
         }
         var exact = 0
         for c in coverage {
-            if let image = found[tileKey(c, pixelSize, bearing: bearing)] {
+            let key = tileKey(c, pixelSize, bearing: bearing)
+            if copied.contains(key) {
+                exact += 1   // already in the frame (`drawSynchronously`)
+            } else if let image = found[key] {
                 comp.draw(image, origin: c.origin, size: c.size)
                 exact += 1
             } else {
@@ -618,4 +674,38 @@ final class TurnedFrameCache: Sendable {
     }
 
     func give(_ kept: TurnedFrame) { frame.withLock { $0 = kept } }
+}
+
+/// A settled frame's tile copies made by the threads that draw the tiles
+/// (`MapRenderer.drawSynchronously`): each tile, once drawn, is copied at every place the frame
+/// shows it, as `TileCompositor.draw` would copy it; the tiles copied so are left out of the
+/// frame's compositing. Tiles do not overlap, so the threads' copies never meet.
+final class EarlyTileCopies: Sendable {
+    private let writer: FramePixels.Writer
+    private let scale: Double
+    private let deviceOrigin: (x: Double, y: Double)
+    private let places: [TileKey: [(origin: ScreenPoint, size: Double)]]
+    /// The tiles copied at all their places.
+    private let copied = Mutex<Set<TileKey>>([])
+
+    init(writer: FramePixels.Writer, scale: Double, deviceOrigin: (x: Double, y: Double),
+         places: [TileKey: [(origin: ScreenPoint, size: Double)]]) {
+        self.writer = writer
+        self.scale = scale
+        self.deviceOrigin = deviceOrigin
+        self.places = places
+    }
+
+    /// Called on a drawing thread with a tile it has just drawn.
+    @Sendable func copy(_ key: TileKey, _ image: RasterImage) {
+        guard let at = places[key] else { return }
+        for p in at {
+            guard let place = TileCompositor.copyPlace(image, origin: p.origin, size: p.size, scale: scale, deviceOrigin: deviceOrigin),
+                  writer.copy(image, x: place.x, y: place.y) != nil else { return }   // left to the compositing
+        }
+        copied.withLock { _ = $0.insert(key) }
+    }
+
+    /// The tiles copied, once every thread is done.
+    var done: Set<TileKey> { copied.withLock { $0 } }
 }

@@ -209,7 +209,10 @@ public final class TileCache: Sendable {
     }
 
     /// `renderNow`, with each tile's label candidates.
-    func renderNowWithLabels(_ tiles: [TileKey], areas: [TileKey: TileArea] = [:]) -> (images: [TileKey: RasterImage], labels: [TileKey: TileLabelSet]) {
+    /// `whenDrawn` is called on the drawing thread with each tile it has drawn, right after.
+    func renderNowWithLabels(_ tiles: [TileKey], areas: [TileKey: TileArea] = [:],
+                             whenDrawn: (@Sendable (TileKey, RasterImage) -> Void)? = nil)
+        -> (images: [TileKey: RasterImage], labels: [TileKey: TileLabelSet]) {
         var found: [TileKey: RasterImage] = [:]
         var labels: [TileKey: TileLabelSet] = [:]
         var partial: [TileKey: TileArea] = [:]
@@ -245,7 +248,10 @@ public final class TileCache: Sendable {
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
             let id = jobs[i]
             if let r = rasterizer.render(id.tile, pixelSize: id.pixelSize, scale: scale, bearing: id.bearing, pool: pool,
-                                         area: drawnArea[id]) { results.withLock { $0[id] = r } }
+                                         area: drawnArea[id]) {
+                whenDrawn?(id, r.image)
+                results.withLock { $0[id] = r }
+            }
         }
         let rendered = results.withLock { $0 }
         shared.state.withLock { s in

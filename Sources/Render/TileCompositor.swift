@@ -30,10 +30,8 @@ struct TileCompositor {
         let x = deviceOrigin.x + origin.x * scale, y = deviceOrigin.y + origin.y * scale
         let side = size * scale
         let exactScale = abs(side - Double(image.width)) < 1e-6
-        if clip == nil, exactScale, let pixels {
-            // A tile at its own size lands on whole pixels: a plain copy, straight into the frame.
-            let r = snapped(x: x, y: y, side: side)
-            if r.x1 - r.x0 == Double(image.width), r.y1 - r.y0 == Double(image.height), pixels.copy(image, x: r.x0, y: r.y0) { return }
+        if clip == nil, let pixels, let at = copyPlace(image, origin: origin, size: size), pixels.copy(image, x: at.x, y: at.y) {
+            return
         }
         // cairo draws next: it must know of the pixels copied so far.
         pixels?.markDirty()
@@ -67,6 +65,21 @@ struct TileCompositor {
         cairo_fill(cr)
         cairo_pattern_destroy(pattern)
         cairo_restore(cr)
+    }
+
+    /// Where a tile at its own size lands, on whole device pixels, when `draw` (with no clip)
+    /// would copy it as it is: nil when it is scaled.
+    func copyPlace(_ image: RasterImage, origin: ScreenPoint, size: Double) -> (x: Double, y: Double)? {
+        Self.copyPlace(image, origin: origin, size: size, scale: scale, deviceOrigin: deviceOrigin)
+    }
+
+    static func copyPlace(_ image: RasterImage, origin: ScreenPoint, size: Double, scale: Double,
+                          deviceOrigin: (x: Double, y: Double)) -> (x: Double, y: Double)? {
+        let side = size * scale
+        guard abs(side - Double(image.width)) < 1e-6 else { return nil }
+        let r = snapped(x: deviceOrigin.x + origin.x * scale, y: deviceOrigin.y + origin.y * scale, side: side)
+        guard r.x1 - r.x0 == Double(image.width), r.y1 - r.y0 == Double(image.height) else { return nil }
+        return (r.x0, r.y0)
     }
 
     /// Fills a logical rectangle (view coordinates) with a flat colour, snapped like the tiles.
@@ -103,6 +116,10 @@ struct TileCompositor {
     }
 
     private func snapped(x: Double, y: Double, side: Double) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
+        Self.snapped(x: x, y: y, side: side)
+    }
+
+    private static func snapped(x: Double, y: Double, side: Double) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
         (x.rounded(), y.rounded(), (x + side).rounded(), (y + side).rounded())
     }
 }

@@ -9,6 +9,8 @@ import XCTest
 /// into an image frame's pixels through pixman (`FramePixels`), not drawn through cairo: every frame must come out byte for byte as cairo drew it, north up and
 /// turned, settled and moving, mid-pinch (scaled tiles, still cairo's), under a clip cutting
 /// through tiles, into an opaque and a transparent frame, and with stand-ins for missing tiles.
+/// A settled frame drawn from cold tiles (`drawSynchronously`) has its tiles copied by the
+/// threads that draw them (`EarlyTileCopies`): those frames must be cairo's bytes too.
 final class TileCopyTests: XCTestCase {
     private func source(_ name: String) throws -> MBTilesSource {
         try MBTilesSource(path: ShippedDataTests.dataDirectory.appendingPathComponent(name).path)
@@ -122,6 +124,10 @@ final class TileCopyTests: XCTestCase {
         }
         XCTAssertGreaterThan(direct.straightCopies.value, 500, "the tiles went straight into the frames")
         XCTAssertEqual(cairo.straightCopies.value, 0)
+        // The settled frames' tiles were copied by the threads that drew them (drawSynchronously).
+        // (Each view's first frame draws its tiles; the later ones find them cached.)
+        XCTAssertGreaterThan(direct.copiesAsDrawnCount.value, 10, "tiles copied as they were drawn")
+        XCTAssertEqual(cairo.copiesAsDrawnCount.value, 0)
         direct.cache.shutDown()
         cairo.cache.shutDown()
     }
