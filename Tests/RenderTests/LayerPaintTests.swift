@@ -72,6 +72,39 @@ final class LayerPaintTests: XCTestCase {
         XCTAssertEqual(dots.rgb(x: 128, y: 128), 0xFF0000)
     }
 
+    func testAFillExtrusionIsDrawnFlatInItsColour() throws {
+        // A building footprint (px 64…192) with a height: seen from straight above, its roof.
+        let building = Fixture.rect(1024, 1024, 3072, 3072)
+        let layer = ##""type": "fill-extrusion", "paint": {"fill-extrusion-color": "#AA3300", "fill-extrusion-height": 30}"##
+        let image = try tile(layer, [building])
+        for (x, y) in [(66, 66), (128, 128), (189, 189), (66, 189)] {
+            XCTAssertEqual(image.rgb(x: x, y: y), 0xAA3300, "inside the footprint at \(x), \(y)")
+        }
+        XCTAssertEqual(image.rgb(x: 60, y: 128), 0xFFFFFF, "outside it")
+        XCTAssertEqual(image.rgb(x: 196, y: 128), 0xFFFFFF)
+        // Its opacity blends it with the ground: half of #AA3300 over white.
+        let faded = try tile(##""type": "fill-extrusion", "paint": {"fill-extrusion-color": "#AA3300", "fill-extrusion-opacity": 0.5}"##, [building])
+        let c = try XCTUnwrap(faded.rgb(x: 128, y: 128))
+        for (got, want) in [(c >> 16 & 0xFF, 0xD4), (c >> 8 & 0xFF, 0x99), (c & 0xFF, 0x80)] {
+            XCTAssertEqual(Double(got), Double(want), accuracy: 2, String(c, radix: 16))
+        }
+    }
+
+    func testAFillOutlineColourDrawsTheRingInThatColour() throws {
+        // The square's edges at px 64.5 and 191.5: a 1 px outline covers columns and rows 64 and 191.
+        let square = Fixture.rect(1032, 1032, 3064, 3064)
+        let image = try tile(##""type": "fill", "paint": {"fill-color": "#FFFF00", "fill-outline-color": "#0000FF"}"##, [square])
+        XCTAssertEqual(image.rgb(x: 128, y: 128), 0xFFFF00, "the inside in the fill colour")
+        for (x, y) in [(64, 128), (191, 128), (128, 64), (128, 191)] {
+            XCTAssertEqual(image.rgb(x: x, y: y), 0x0000FF, "the outline at \(x), \(y)")
+        }
+        XCTAssertEqual(image.rgb(x: 62, y: 128), 0xFFFFFF, "outside the ring")
+        XCTAssertEqual(image.rgb(x: 66, y: 128), 0xFFFF00, "inside the ring")
+        // Without the property no ring: the edge pixel is the fill's half-covered yellow.
+        let plain = try tile(##""type": "fill", "paint": {"fill-color": "#FFFF00"}"##, [square])
+        XCTAssertEqual(Double(try XCTUnwrap(plain.rgb(x: 64, y: 128)) & 0xFF), 0x80, accuracy: 3)
+    }
+
     /// The hospital icon's disc red, as scripts/data/make-sprite.py paints it.
     func isRed(_ c: UInt32?) -> Bool {
         guard let c else { return false }

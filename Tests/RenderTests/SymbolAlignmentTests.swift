@@ -38,6 +38,12 @@ final class SymbolAlignmentTests: XCTestCase {
         """
         let style = try Style.parse(Array(json.utf8), path: "/nowhere/style.json")
         if checkNotes { XCTAssertEqual(style.notes, [], "every property used is supported") }
+        return try Self.draw(style, features, bearing: bearing)
+    }
+
+    /// `style` over `features` (source "s", source layer "pois" of tile 4/8/8, the view's
+    /// middle) drawn at `bearing` in a 512 x 512 view; its image and labels.
+    static func draw(_ style: Style, _ features: [VectorFeature], bearing: Double = 0) throws -> (image: RasterImage, labels: [MapLabel]) {
         let tile = VectorTile(layers: [Fixture.layer("pois", features)])
         let source = FixtureSource(every: VectorTile(layers: []), tiles: [TileID(z: 4, x: 8, y: 8): tile])
         var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: [StyledSource(id: "s", source: source)], style: style),
