@@ -120,6 +120,8 @@ final class ShippedStyleTests: XCTestCase {
         let tile = VectorTile(layers: [
             Fixture.layer("landuse_overlay", [Fixture.rect(0, 0, 2048, 2048)]),
             Fixture.layer("road", [Fixture.line([(-100, 3072), (4196, 3072)])]),
+            Fixture.layer("poi_label", [VectorFeature(type: .point, parts: [[TilePoint(x: 3072, y: 1024)]],
+                                                      properties: ["name": .string("Nowhereville")])]),
         ])
         let source = FixtureSource(every: tile)
         let auto = AutomaticStyle.make(for: [source])
@@ -130,6 +132,24 @@ final class ShippedStyleTests: XCTestCase {
         let ground = try XCTUnwrap(image.rgb(x: 200, y: 60))
         XCTAssertNotEqual(image.rgb(x: 60, y: 60), ground, "the polygon shows")
         XCTAssertNotEqual(image.rgb(x: 200, y: 192), ground, "the line shows")
+        // And its names: the point's `name` is placed as a label at its point (a tile 12/128/128
+        // spans view px 128…384 each way) and drawn, hanging below it (`text-anchor: top`).
+        var renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: auto.sources, style: auto.style), scale: 1))
+        renderer.showsScaleBar = false
+        renderer.showsAttribution = false
+        var camera = LabelPlacerTests.camera(zoom: 12, size: ViewSize(width: 512, height: 512))
+        camera.center = WorldPoint(x: 128.5 / 16, y: 128.5 / 16)
+        let frame = try XCTUnwrap(RasterImage(width: 512, height: 512))
+        let cr = try XCTUnwrap(cairo_create(frame.surface))
+        defer { cairo_destroy(cr) }
+        renderer.drawSynchronously(camera, into: cr)
+        let label = try XCTUnwrap(renderer.labels(for: camera).first { $0.text == "Nowhereville" && abs($0.anchor.x - 320) < 1 },
+                                  "\(renderer.labels(for: camera).map(\.text))")
+        XCTAssertEqual(label.anchor.y, 192, accuracy: 1)
+        XCTAssertGreaterThan(label.box.y, label.anchor.y - 1, "text-anchor top: below its point")
+        let ink = (Int(label.box.x)..<Int(label.box.x + label.box.width)).flatMap { x in
+            (Int(label.box.y)..<Int(label.box.y + label.box.height)).map { frame.rgb(x: x, y: $0) } }.filter { $0 != frame.rgb(x: 320, y: 100) }
+        XCTAssertGreaterThan(ink.count, 20, "its text drawn")
     }
 
     func testACityFileCoversTheWorldFileWithinItsBounds() throws {
