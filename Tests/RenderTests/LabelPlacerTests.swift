@@ -424,19 +424,73 @@ final class LabelPlacerTests: XCTestCase {
         XCTAssertFalse(before.isEmpty)
         var pinched = camera
         pinched.zoom = 4.3
+        // Where each label shown before is on the pinched map: its anchor scaled with the map,
+        // its box (held at its size) moved with the anchor; the ones still wholly in the view.
+        func moved(_ l: MapLabel) -> MapLabel {
+            var m = l
+            m.anchor = pinched.screenPoint(ofWorld: camera.worldPoint(at: l.anchor))
+            m.box.x += m.anchor.x - l.anchor.x
+            m.box.y += m.anchor.y - l.anchor.y
+            return m
+        }
+        func inView(_ l: MapLabel) -> Bool {
+            let b = l.box
+            return b.x >= 0 && b.y >= 0 && b.x + b.width <= 512 && b.y + b.height <= 512
+        }
+        let inside = before.map(moved).filter(inView)
+        XCTAssertGreaterThan(inside.count, before.count / 2)
+        /// The label of `labels` that is `l` (same text, at its anchor), if any.
+        func same(_ l: MapLabel, in labels: [MapLabel]) -> MapLabel? {
+            labels.first { $0.text == l.text && hypot($0.anchor.x - l.anchor.x, $0.anchor.y - l.anchor.y) < 1e-6 }
+        }
         try frame(r, pinched, moving: true, sync: false)
         let during = r.labels(for: pinched)
-        // The labels shown before (less those the zoom pushed past the edges), not an empty map.
-        XCTAssertGreaterThan(during.count, before.count / 2)
+        // The labels shown before, each at its anchor scaled with the map and at its old size;
+        // none missing that is still in the view (no flash of an empty map), none new.
         for l in during {
-            let old = try XCTUnwrap(before.first { $0.text == l.text }, "\(l.text) was shown before")
-            XCTAssertEqual(old.box.width, l.box.width, accuracy: 1e-9, "held size")
+            let m = try XCTUnwrap(same(l, in: before.map(moved)), "\(l.text) at \(l.anchor) was shown before, there")
+            XCTAssertEqual(m.box.width, l.box.width, accuracy: 1e-9, "held size")
+            XCTAssertEqual(m.box.x, l.box.x, accuracy: 1e-6)
+            XCTAssertEqual(m.box.y, l.box.y, accuracy: 1e-6)
         }
-        // Settled: placed again for the new zoom, keeping those that still fit.
+        for l in inside { XCTAssertNotNil(same(l, in: during), "\(l.text) stays on screen during the pinch") }
+        // Settled: placed again for the new zoom. Zooming in only spreads the old labels apart,
+        // so every one still wholly in the view fits and is kept, where the map took it.
         try frame(r, pinched)
         let settled = r.labels(for: pinched)
         assertNoOverlaps(settled, in: pinched.size)
+        for l in inside { XCTAssertNotNil(same(l, in: settled), "\(l.text) kept where it still fits") }
         XCTAssertGreaterThanOrEqual(settled.count, before.count)
+    }
+
+    /// After a zoom in, a label that was shown and still fits keeps its place over one that
+    /// the zoom let fit only now, though that one ranks higher.
+    func testAfterAPinchALabelShownBeforeKeepsItsPlaceOverOneThatFitsOnlyNow() throws {
+        func source(_ features: [VectorFeature]) -> FixtureSource {
+            FixtureSource(every: Self.labelTile([]), tiles: [TileID(z: 4, x: 8, y: 8): Self.labelTile(features)])
+        }
+        let probe = renderer(source([Self.point(2048, 2048, "Kay")]))
+        try frame(probe, camera)
+        let h = try XCTUnwrap(probe.labels(for: camera).first?.collisionBoxes.first).height
+        // Kay (top layer) in the view's middle; Jay (next) 0.87 H below, overlapping it; Eye
+        // (lowest) 1.47 H below: clear of Kay, 0.6 H from Jay. Zoomed in by 2^0.3 (1.23), Jay
+        // clears Kay but still overlaps Eye.
+        func below(_ f: Double) -> Int32 { Int32(2048 + (f * h * 16).rounded()) }
+        let features = [Self.point(2048, 2048, "Kay", layer: 3), Self.point(2048, below(0.87), "Jay", layer: 2),
+                        Self.point(2048, below(1.47), "Eye", layer: 1)]
+        let r = renderer(source(features))
+        try frame(r, camera)
+        XCTAssertEqual(Set(r.labels(for: camera).map(\.text)), ["Kay", "Eye"])
+        var pinched = camera
+        pinched.zoom = 4.3
+        try frame(r, pinched, moving: true, sync: false)
+        XCTAssertEqual(Set(r.labels(for: pinched).map(\.text)), ["Kay", "Eye"], "held during the pinch")
+        try frame(r, pinched)
+        XCTAssertEqual(Set(r.labels(for: pinched).map(\.text)), ["Kay", "Eye"], "Eye kept where it still fits")
+        // The same view placed afresh shows Jay: what keeps Eye is having been shown.
+        let fresh = renderer(source(features))
+        try frame(fresh, pinched)
+        XCTAssertEqual(Set(fresh.labels(for: pinched).map(\.text)), ["Kay", "Jay"])
     }
 
     func testAMissingGlyphKeepsTheLayoutAndLongNamesWrap() throws {
