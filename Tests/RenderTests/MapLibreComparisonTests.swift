@@ -29,16 +29,36 @@ final class MapLibreComparisonTests: XCTestCase {
     ]
     static let size = 512
 
+    /// The Shortbread style over the shipped Helsinki extract built with tilemaker's Shortbread
+    /// config (data/test/helsinki-shortbread.mbtiles), layered over the world file as a user
+    /// would open it; baselines measured 2026-12-06.
+    static let shortbreadViews = [
+        View(name: "helsinki-centre", lat: 60.170, lon: 24.944, zoom: 15, meanBaseline: 2.68, offBaseline: 0.0245),
+        View(name: "helsinki-street", lat: 60.1685, lon: 24.9425, zoom: 17, meanBaseline: 1.89, offBaseline: 0.0299),
+    ]
+
     func testShippedStylesLookAsMapLibreDrawsThem() throws {
+        try compare(files: ["data/world.mbtiles", "data/helsinki.mbtiles"], styles: ["world", "openmaptiles"], views: Self.views)
+    }
+
+    func testTheShortbreadStyleLooksAsMapLibreDrawsIt() throws {
+        try compare(files: ["data/world.mbtiles", "data/test/helsinki-shortbread.mbtiles"], styles: ["world", "shortbread"],
+                    views: Self.shortbreadViews)
+    }
+
+    /// Draws `views` with MapLibre Native and with Meridian over `files` (paths in the repository),
+    /// each styled by the shipped style of the same index, labels off, and holds the difference
+    /// to each view's baseline (+25 %).
+    private func compare(files relative: [String], styles names: [String], views: [View]) throws {
         let python = try MapLibreReference.python()
         let repo = ShippedDataTests.dataDirectory.deletingLastPathComponent()
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-maplibre-\(getpid())")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-maplibre-\(getpid())-\(names.joined(separator: "-"))")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
-        let files = ["world", "helsinki"].map { repo.appendingPathComponent("data/\($0).mbtiles").path }
-        let styles = ["world", "openmaptiles"].map { repo.appendingPathComponent("data/styles/\($0).json").path }
+        let files = relative.map { repo.appendingPathComponent($0).path }
+        let styles = names.map { repo.appendingPathComponent("data/styles/\($0).json").path }
         let job: [String: Any] = ["layers": zip(styles, files).map { [$0, $1] }, "sizes": [[Self.size, Self.size]],
-                                  "views": Self.views.map { [$0.name, $0.lat, $0.lon, $0.zoom] as [Any] }, "mode": "render", "out": out.path]
+                                  "views": views.map { [$0.name, $0.lat, $0.lon, $0.zoom] as [Any] }, "mode": "render", "out": out.path]
         let p = Process()
         p.executableURL = URL(fileURLWithPath: python)
         p.arguments = [repo.appendingPathComponent("scripts/bench/maplibre_render.py").path]
@@ -59,7 +79,7 @@ final class MapLibreComparisonTests: XCTestCase {
         var renderer = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: auto.sources, style: noLabels), scale: 1))
         renderer.showsScaleBar = false
         renderer.showsAttribution = false
-        for v in Self.views {
+        for v in views {
             let theirs = try Data(contentsOf: out.appendingPathComponent("\(Self.size)x\(Self.size)-\(v.name).rgba"))
             XCTAssertEqual(theirs.count, Self.size * Self.size * 4)
             let image = try XCTUnwrap(RasterImage(width: Self.size, height: Self.size))
@@ -68,8 +88,8 @@ final class MapLibreComparisonTests: XCTestCase {
                                                  size: ViewSize(width: Double(Self.size), height: Double(Self.size))), into: cr)
             cairo_destroy(cr)
             if let dir = ProcessInfo.processInfo.environment["MERIDIAN_MAPLIBRE_PNG_DIR"] {
-                cairo_surface_write_to_png(image.surface, "\(dir)/meridian-\(v.name).png")
-                try theirs.write(to: URL(fileURLWithPath: "\(dir)/maplibre-\(v.name).rgba"))
+                cairo_surface_write_to_png(image.surface, "\(dir)/meridian-\(names.last ?? "")-\(v.name).png")
+                try theirs.write(to: URL(fileURLWithPath: "\(dir)/maplibre-\(names.last ?? "")-\(v.name).rgba"))
             }
             var total = 0.0, off = 0
             for y in 0..<Self.size {
@@ -84,7 +104,7 @@ final class MapLibreComparisonTests: XCTestCase {
             }
             let n = Double(Self.size * Self.size)
             let mean = total / n, share = Double(off) / n
-            print(String(format: "maplibre-compare %@: mean %.2f, off %.4f (baseline %.2f, %.4f)", v.name, mean, share, v.meanBaseline, v.offBaseline))
+            print(String(format: "maplibre-compare %@ %@: mean %.2f, off %.4f (baseline %.2f, %.4f)", names.last ?? "", v.name, mean, share, v.meanBaseline, v.offBaseline))
             XCTAssertLessThanOrEqual(mean, v.meanBaseline * 1.25, "\(v.name): mean difference per channel")
             XCTAssertLessThanOrEqual(share, v.offBaseline * 1.25, "\(v.name): share of pixels that differ")
         }
