@@ -16,6 +16,10 @@ struct Box {
     var x, y, width, height: Double
     var center: P { P(x: x + width / 2, y: y + height / 2) }
     func contains(_ p: P) -> Bool { p.x >= x && p.x < x + width && p.y >= y && p.y < y + height }
+    func overlaps(_ o: Box) -> Bool { x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height }
+    init(x: Double, y: Double, width: Double, height: Double) {
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
     init(_ json: Any?) {
         let d = json as? [String: Any] ?? [:]
         x = d["x"] as? Double ?? .nan
