@@ -220,8 +220,9 @@ final class AppCore {
     /// Tiles that could not be read (drawn from an ancestor instead), for `map.errors`.
     var tileFailures: [TileFailure] { renderer.map?.cache.errors ?? [] }
 
-    /// Says each unreadable tile once on stderr, as it is first met.
-    private func reportTileFailures() {
+    /// Says each unreadable tile once on stderr, as it is first met: after each frame drawn,
+    /// and (headless) at the end of the replay, whose label placements read tiles too.
+    func reportTileFailures() {
         for failure in renderer.map?.cache.takeNewErrors() ?? [] {
             printError("meridian: \(failure.description); drawn from a coarser zoom")
         }

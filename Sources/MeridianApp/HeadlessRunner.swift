@@ -32,6 +32,9 @@ public enum HeadlessRunner {
         defer { core.renderer.map?.cache.shutDown() }
         replay(trace, into: core)
         core.finish()
+        // The map may be drawn only for the screenshot, or not at all: what the replay read
+        // is said here all the same, as the state dump's `map.errors` has it.
+        core.reportTileFailures()
         do {
             if let png = options.screenshot { try writeScreenshot(core, to: png) }
             if let out = options.stateOut { try OutputFile.write(out, text: StateDump.json(core)) }

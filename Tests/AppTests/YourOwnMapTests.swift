@@ -62,13 +62,19 @@ import Tiles
         #expect(MapData.startCamera(m).0 == Coordinate(latitude: 51.5, longitude: 11.5) && MapData.startCamera(m).1 == 12)
     }
 
-    @Test func aDamagedTileIsReportedOnceInTheStateDumpAndTheMapStillDraws() throws {
-        let dir = ScratchDirectory()
+    /// A copy of the Helsinki PMTiles file in `dir` whose last z14 tile cannot be read.
+    static func damagedCopy(in dir: ScratchDirectory) throws -> String {
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.pmtiles)))
         // The last bytes of the tile data are the end of the last z14 tile's gzip stream.
         for i in (bytes.count - 3_000)..<(bytes.count - 20) { bytes[i] = 0xA5 }
         let path = dir.file("damaged.pmtiles")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aDamagedTileIsReportedOnceInTheStateDumpAndTheMapStillDraws() throws {
+        let dir = ScratchDirectory()
+        let path = try Self.damagedCopy(in: dir)
         let dump = try Replay.run(TraceBuilder(), arguments: ["--data", path, "--center", "60.1716,24.9443", "--zoom", "14"],
                                   screenshot: true).dump
         let errors = (dump.raw["map"] as? [String: Any])?["errors"] as? [[String: Any]] ?? []
@@ -76,5 +82,39 @@ import Tiles
         #expect(errors.first?["source"] as? String == path)
         #expect((errors.first?["tile"] as? String)?.hasPrefix("14/") == true)
         #expect((errors.first?["message"] as? String)?.contains("damaged") == true)
+    }
+
+    /// With a screenshot (the map drawn) or only the state dump (the labels read the tiles).
+    @Test(arguments: [true, false])
+    func aDamagedTileIsSaidOnceOnStandardErrorThoughTheMapPassesOverItAgain(screenshot: Bool) throws {
+        let dir = ScratchDirectory()
+        let path = try Self.damagedCopy(in: dir)
+        let args = ["--data", path, "--center", "60.1716,24.9443", "--zoom", "14"]
+        // Two drags there and back over the damaged tile: it is drawn (from its parent) again
+        // and again, and said once.
+        let map = try Replay.initial(args).mapFrame
+        var trace = TraceBuilder()
+        for _ in 0..<2 {
+            trace.drag([(0, map.center)], by: P(x: 120, y: 0))
+            trace.wait(400)
+            trace.drag([(0, map.center)], by: P(x: -120, y: 0))
+            trace.wait(400)
+        }
+        // The real binary, so that its stderr is its own (tests run side by side in this process).
+        let bin = String(YourOwnMapTests.dataDirectory.dropLast("/data".count)) + "/.build/debug/meridian"
+        #expect(access(bin, X_OK) == 0, "\(bin) is missing: run `swift build`")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: bin)
+        process.arguments = ["--headless", "--replay", dir.write("t.trace", trace.text), "--state-out", dir.file("s.json")] + args
+            + (screenshot ? ["--screenshot", dir.file("s.png")] : [])
+        #expect(FileManager.default.createFile(atPath: dir.file("err.txt"), contents: nil))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("err.txt")))
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = (dir.read("err.txt") ?? "").split(separator: "\n").filter { $0.contains("coarser zoom") }
+        #expect(lines.count == 1, "\(lines)")
+        let line = try #require(lines.first)
+        #expect(line.hasPrefix("meridian: ") && line.contains(path) && line.contains("14/") && line.hasSuffix("; drawn from a coarser zoom"), "\(line)")
     }
 }
