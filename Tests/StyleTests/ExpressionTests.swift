@@ -113,6 +113,11 @@ final class ExpressionTests: XCTestCase {
         XCTAssertEqual(categorical.evaluate(park), .string("#000"))
         let strings = try ExprParser.property(StyleJSON.parse(##"{"stops": [[5, "#000"], [10, "#fff"]]}"##)).coercingColors()
         XCTAssertEqual(strings.evaluate(road, zoom: 7.5).color?.g ?? 0, 0.5, accuracy: 1e-9, "colour stops interpolate")
+        // identity: the property's own value, the default where the feature lacks it.
+        let identity = try ExprParser.property(StyleJSON.parse(#"{"type": "identity", "property": "class", "default": "none"}"#))
+        XCTAssertEqual(identity.evaluate(road), .string("primary"))
+        XCTAssertEqual(identity.evaluate(VectorFeature(type: .point, parts: [], properties: [:])), .string("none"))
+        XCTAssertThrowsError(try ExprParser.property(StyleJSON.parse(#"{"type": "identity"}"#)), "an identity function needs a property")
     }
 
     func testZoomFoldsAwayAndFeaturePartsStay() throws {
