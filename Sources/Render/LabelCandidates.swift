@@ -29,6 +29,9 @@ struct LabelCandidate: Sendable {
     var priority: LabelPriority
     /// The same label seen in two tiles (or on a tile and its stand-in) has the same identity.
     var identity: Int
+    /// The style source (the file, when files are layered) the label comes from: a name
+    /// another file already placed nearby is not placed again (`LabelPlacer.sameName`).
+    var source = ""
 
     func shifted(byWorldX dx: Double) -> LabelCandidate {
         guard dx != 0 else { return self }
@@ -142,7 +145,8 @@ enum LabelExtraction {
                     return LabelCandidate(layerID: symbol.layerID, text: symbol.text, style: symbol.textStyle, shaped: shaped,
                                           icon: symbol.icon, placement: symbol.placement, spacing: symbol.spacing, anchor: anchor, path: path, anchorSegment: segment,
                                           anchorFraction: fraction, priority: priority,
-                                          identity: labelIdentity(layer: symbol.layerID, text: symbol.text, icon: symbol.icon?.image, anchor: anchor))
+                                          identity: labelIdentity(layer: symbol.layerID, text: symbol.text, icon: symbol.icon?.image, anchor: anchor),
+                                          source: p.source)
                 }
                 switch symbol.geometry {
                 case .point(let v):

@@ -111,6 +111,13 @@ struct LabelPlacer {
     private var entryBox: [Int32] = []
     private let columns: Int
     private let rows: Int
+    /// The point labels placed so far with text, by text: where, and from which source.
+    private var named: [String: [(anchor: WorldPoint, source: String)]] = [:]
+    /// Two files layered (a city over the world) often both name a place, a few hundred
+    /// metres apart: a point label whose text another source already placed within this many
+    /// metres is left out, whatever the zoom, so the place is named once (by the file placed
+    /// first: the higher one). Different places of one name from different files lie further apart.
+    static let sameName = 3000.0
     private let worldScale: Double
     private let size: ViewSize
     /// Degrees clockwise from the screen's x-axis to the map's east: how far map-aligned
@@ -200,6 +207,8 @@ struct LabelPlacer {
         // Far outside the view: not worth laying out.
         guard anchor.x > -size.width, anchor.x < 2 * size.width, anchor.y > -size.height, anchor.y < 2 * size.height else { return nil }
         if c.path.isEmpty {
+            if !c.text.isEmpty, let others = named[c.text],
+               others.contains(where: { $0.source != c.source && Self.metres($0.anchor, c.anchor) < Self.sameName }) { return nil }
             let t = textFrame(c)
             let icon = pointIconFrame(c, t)
             let kept = admit(c, at: anchor, view: view, text: c.shaped.glyphs.isEmpty ? nil : t.box.offset(t.shift.x, t.shift.y),
@@ -209,6 +218,7 @@ struct LabelPlacer {
             attach(icon, of: c, to: &label)
             if !kept.icon { label.icon = nil }
             if !kept.text { label = label.iconOnly() }
+            if kept.text { named[c.text, default: []].append((c.anchor, c.source)) }
             return label
         }
         guard let laid = lineLayout(c) else { return nil }
@@ -219,6 +229,14 @@ struct LabelPlacer {
         if !kept.icon { label.icon = nil }
         if kept.text, let pending = laid.1 { label.glyphs = glyphs(of: c, pending) } else { label = label.iconOnly() }
         return label
+    }
+
+    /// The ground distance between two zoom-0 world points, metres (the Mercator scale at
+    /// their mean latitude; exact enough for a few kilometres).
+    static func metres(_ a: WorldPoint, _ b: WorldPoint) -> Double {
+        let metresPerUnit = 40_075_016.686 / WebMercator.tileSize
+        let lat = WebMercator.coordinate(WorldPoint(x: 0, y: (a.y + b.y) / 2)).latitude * Double.pi / 180
+        return hypot(a.x - b.x, a.y - b.y) * metresPerUnit * cos(lat)
     }
 
     /// Which of a laid-out symbol's parts are placed (its text with its `text` box and
