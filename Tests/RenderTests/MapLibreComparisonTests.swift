@@ -46,7 +46,33 @@ final class MapLibreComparisonTests: XCTestCase {
                     views: Self.shortbreadViews)
     }
 
-    /// Draws `views` with MapLibre Native and with Meridian over `files` (paths in the repository),
+    /// The Protomaps style over a synthetic file in its schema (`scripts/data/protomaps_fixture.py`:
+    /// land, a lake, the sea, roads of four kinds, rail, buildings, a park and a wood over 3x3
+    /// z14 tiles, so views from Meridian z15: MapLibre shows nothing below a file's minzoom), since no
+    /// real Protomaps build can be made here; baselines measured 2026-12-06.
+    static let protomapsViews = [
+        View(name: "fixture-corner", lat: 60.185233, lon: 24.938965, zoom: 15, meanBaseline: 0.06, offBaseline: 0.0005),
+        View(name: "fixture-park", lat: 60.185233, lon: 24.922485, zoom: 15, meanBaseline: 0.18, offBaseline: 0.0010),
+        View(name: "fixture-blocks", lat: 60.178677, lon: 24.933472, zoom: 16, meanBaseline: 0.22, offBaseline: 0.0035),
+    ]
+
+    func testTheProtomapsStyleLooksAsMapLibreDrawsIt() throws {
+        let python = try MapLibreReference.python()
+        let repo = ShippedDataTests.dataDirectory.deletingLastPathComponent()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-protomaps-\(getpid()).mbtiles").path
+        try? FileManager.default.removeItem(atPath: file)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = [repo.appendingPathComponent("scripts/data/protomaps_fixture.py").path, file]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "protomaps_fixture.py")
+        try compare(files: [file], styles: ["protomaps"], views: Self.protomapsViews)
+    }
+
+    /// Draws `views` with MapLibre Native and with Meridian over `files` (paths in the repository,
+    /// or absolute),
     /// each styled by the shipped style of the same index, labels off, and holds the difference
     /// to each view's baseline (+25 %).
     private func compare(files relative: [String], styles names: [String], views: [View]) throws {
@@ -55,7 +81,7 @@ final class MapLibreComparisonTests: XCTestCase {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-maplibre-\(getpid())-\(names.joined(separator: "-"))")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
-        let files = relative.map { repo.appendingPathComponent($0).path }
+        let files = relative.map { $0.hasPrefix("/") ? $0 : repo.appendingPathComponent($0).path }
         let styles = names.map { repo.appendingPathComponent("data/styles/\($0).json").path }
         let job: [String: Any] = ["layers": zip(styles, files).map { [$0, $1] }, "sizes": [[Self.size, Self.size]],
                                   "views": views.map { [$0.name, $0.lat, $0.lon, $0.zoom] as [Any] }, "mode": "render", "out": out.path]
