@@ -199,9 +199,26 @@ struct FramePacer {
         case wait(until: Double)
     }
 
+    /// When the next touch frame of a finger on the screen is due (the newest input plus the
+    /// recent frames' median gap), if that is still to come; nil without a recent steady
+    /// input (fewer than three frames, or the newest over 100 ms old).
+    func touchDue(now: Double) -> Double? {
+        guard let gap = inputGap(now: now), let newest = inputs.last else { return nil }
+        let next = newest + gap
+        return next > now ? next : nil
+    }
+
     /// A frame is wanted at `now`: draw it now, or wait until it is as late as is safe. Nil
     /// when the phase is not known (pace on frame callbacks instead).
-    mutating func decide(now: Double) -> Decision? {
+    ///
+    /// `holdsForTouch`: the frame shows no new input (tiles landing, labels fading) while a
+    /// finger is on the screen. Drawn now, it would take the vblank the finger's next touch
+    /// frame could make, and that touch frame, arriving while it draws, would wait a whole
+    /// refresh behind it (at 120 Hz with 60 Hz touch, most of the frames over the p99 goal:
+    /// docs/LATENCY.md, "Frames without input held for the touch"). So when that touch frame
+    /// is due before the latest safe start for this vblank, the frame waits for it (the touch
+    /// frame, drawn at once, shows both), at the latest until that start.
+    mutating func decide(now: Double, holdsForTouch: Bool = false) -> Decision? {
         if planned == nil || now > (planned ?? 0) - drawEstimate / 2 {
             planned = target(startingAt: now)
         }
@@ -230,6 +247,8 @@ struct FramePacer {
             // budget, a touch frame arriving in the last 5-7 ms of a refresh stayed locked);
             // the touch frame after it finds nothing queued and is drawn at once too.
             start = v - (typicalDraw + margin)
+        } else if holdsForTouch, let due = touchDue(now: now), due < v - (drawEstimate + margin) {
+            start = min(due + 0.5, v - (drawEstimate + margin))
         } else {
             // Starting late would show nothing more: draw at once, for the vblank it makes.
             start = now

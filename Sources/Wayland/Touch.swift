@@ -17,6 +17,8 @@ final class TouchDevice {
     private var decorationTouches: Set<Int32> = []
     /// This seat has sent a `wl_touch.frame`: its frames are trusted.
     private(set) var sendsFrames = false
+    /// Whether a finger is on the screen (down on our surface, not yet up or cancelled).
+    var isTouching: Bool { !assembler.active.isEmpty }
     /// Frames closed at the end of a batch because the compositor sent none.
     private(set) var framesClosedAtBatchEnd = 0
 

@@ -372,7 +372,7 @@ public final class WaylandClient {
             } else if window.frameCallbackPending && !consumed {
                 drawDeadline = holdDeadline(configure ? ackDeadline : nil, inputWaiting ? stallDeadline : nil)
                 return
-            } else if let decision = pacer.decide(now: now) {
+            } else if let decision = pacer.decide(now: now, holdsForTouch: !inputWaiting && seats.values.contains { $0.touch?.isTouching == true }) {
                 switch decision {
                 case .wait(let until):
                     drawDeadline = configure ? min(until, ackDeadline) : until
