@@ -85,13 +85,9 @@ struct FramePacer {
     /// about once a refresh or faster (median gap of the recent frames under 1.5 periods), and
     /// that time is still to come. Nil otherwise.
     func nextInputExpected(now: Double) -> Double? {
-        guard let p = period, let v = vblank, inputs.count >= 3, let newest = inputs.last,
-              newest < v, now - newest < 100 else { return nil }
-        let gaps = zip(inputs.dropFirst(), inputs).map { $0 - $1 }.sorted()
-        let gap = gaps[gaps.count / 2]
-        guard gap < p * 1.5 else { return nil }
-        let next = newest + gap
-        return next > now ? next : nil
+        guard let p = period, let v = vblank, let newest = inputs.last, newest < v,
+              let gap = inputGap(now: now), gap < p * 1.5 else { return nil }
+        return touchDue(now: now)
     }
 
     /// The output's mode, used for the period until presentation feedback says better.

@@ -69,6 +69,12 @@ final class LabelPlacerTests: XCTestCase {
 
     @discardableResult
     func frame(_ r: MapRenderer, _ camera: MapCamera, moving: Bool = false, sync: Bool = true) throws -> RasterImage {
+        try Self.frame(r, camera, moving: moving, sync: sync)
+    }
+
+    /// The frame `r` draws for `camera` (synchronously, every tile drawn, unless `sync` is false).
+    @discardableResult
+    static func frame(_ r: MapRenderer, _ camera: MapCamera, moving: Bool = false, sync: Bool = true) throws -> RasterImage {
         let image = try XCTUnwrap(RasterImage(width: Int(camera.size.width), height: Int(camera.size.height)))
         let cr = try XCTUnwrap(cairo_create(image.surface))
         defer { cairo_destroy(cr) }
@@ -561,7 +567,8 @@ final class LabelPlacerTests: XCTestCase {
     static let dataDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data")
 
-    func shippedRenderer() throws -> MapRenderer {
+    /// The shipped world and Helsinki files with their shipped styles, no scale bar or credit.
+    static func shippedRenderer() throws -> MapRenderer {
         let sources: [any VectorTileSource] = try ["world.mbtiles", "helsinki.mbtiles"].map {
             try MBTilesSource(path: Self.dataDirectory.appendingPathComponent($0).path)
         }
@@ -572,7 +579,7 @@ final class LabelPlacerTests: XCTestCase {
     }
 
     func testOverHelsinkiEveryZoomHasStreetsPlacesAndNoOverlaps() throws {
-        let r = try shippedRenderer()
+        let r = try Self.shippedRenderer()
         // Where the data puts the city's name (the style's `place-city`, OpenMapTiles `place`).
         let overview = MapCamera(center: Coordinate(latitude: 60.1699, longitude: 24.9384), zoom: 13, size: ViewSize(width: 1024, height: 768))
         try frame(r, overview)

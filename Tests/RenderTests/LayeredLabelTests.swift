@@ -1,4 +1,3 @@
-import CCairo
 import Geo
 import Tiles
 import XCTest
@@ -8,19 +7,10 @@ import XCTest
 /// world's name for a place the city file names too is not shown beside it.
 final class LayeredLabelTests: XCTestCase {
     func testACityNamedByBothFilesIsNamedOnceAtEveryZoom() throws {
-        let sources: [any VectorTileSource] = try ["world.mbtiles", "helsinki.mbtiles"].map {
-            try MBTilesSource(path: LabelPlacerTests.dataDirectory.appendingPathComponent($0).path)
-        }
-        let auto = AutomaticStyle.make(for: sources)
-        var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: auto.sources, style: auto.style), scale: 1))
-        r.showsScaleBar = false
-        r.showsAttribution = false
+        let r = try LabelPlacerTests.shippedRenderer()
         for zoom in stride(from: 3.0, through: 16, by: 1) {
             let camera = MapCamera(center: Coordinate(latitude: 60.1699, longitude: 24.9384), zoom: zoom, size: ViewSize(width: 1024, height: 768))
-            let image = try XCTUnwrap(RasterImage(width: 1024, height: 768))
-            let cr = try XCTUnwrap(cairo_create(image.surface))
-            r.drawSynchronously(camera, into: cr)
-            cairo_destroy(cr)
+            try LabelPlacerTests.frame(r, camera)
             let named = r.labels(for: camera).filter { $0.text == "Helsinki" && $0.layer != "poi" }
             // Named by the world file at z3-5 (the city file has no places there), by the city
             // file from z6, and never by both (at z12 the two points are about 40 px apart and

@@ -57,17 +57,10 @@ final class MapLibreComparisonTests: XCTestCase {
     ]
 
     func testTheProtomapsStyleLooksAsMapLibreDrawsIt() throws {
-        let python = try MapLibreReference.python()
-        let repo = ShippedDataTests.dataDirectory.deletingLastPathComponent()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-protomaps-\(getpid()).mbtiles").path
         try? FileManager.default.removeItem(atPath: file)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [repo.appendingPathComponent("scripts/data/protomaps_fixture.py").path, file]
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "protomaps_fixture.py")
+        XCTAssertEqual(try MapLibreReference.run("scripts/data/protomaps_fixture.py", arguments: [file]), 0, "protomaps_fixture.py")
         try compare(files: [file], styles: ["protomaps"], views: Self.protomapsViews)
     }
 
@@ -76,7 +69,6 @@ final class MapLibreComparisonTests: XCTestCase {
     /// each styled by the shipped style of the same index, labels off, and holds the difference
     /// to each view's baseline (+25 %).
     private func compare(files relative: [String], styles names: [String], views: [View]) throws {
-        let python = try MapLibreReference.python()
         let repo = ShippedDataTests.dataDirectory.deletingLastPathComponent()
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-maplibre-\(getpid())-\(names.joined(separator: "-"))")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -85,17 +77,8 @@ final class MapLibreComparisonTests: XCTestCase {
         let styles = names.map { repo.appendingPathComponent("data/styles/\($0).json").path }
         let job: [String: Any] = ["layers": zip(styles, files).map { [$0, $1] }, "sizes": [[Self.size, Self.size]],
                                   "views": views.map { [$0.name, $0.lat, $0.lon, $0.zoom] as [Any] }, "mode": "render", "out": out.path]
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = [repo.appendingPathComponent("scripts/bench/maplibre_render.py").path]
-        let stdin = Pipe()
-        p.standardInput = stdin
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        stdin.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: job))
-        try stdin.fileHandleForWriting.close()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "maplibre_render.py")
+        XCTAssertEqual(try MapLibreReference.run("scripts/bench/maplibre_render.py", input: try JSONSerialization.data(withJSONObject: job)), 0,
+                       "maplibre_render.py")
 
         // Meridian with the same layers: the automatic style minus its symbol layers.
         let sources = try files.map { try MBTilesSource(path: $0) as any VectorTileSource }

@@ -17,4 +17,21 @@ enum MapLibreReference {
     }
 
     struct Missing: Error {}
+
+    /// Runs `script` (a path in the repository) with that python, `input` on its standard input,
+    /// its standard output dropped; its exit status.
+    static func run(_ script: String, arguments: [String] = [], input: Data? = nil) throws -> Int32 {
+        let repo = ShippedDataTests.dataDirectory.deletingLastPathComponent()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try python())
+        p.arguments = [repo.appendingPathComponent(script).path] + arguments
+        let stdin = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
 }

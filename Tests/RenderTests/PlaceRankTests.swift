@@ -1,4 +1,3 @@
-import CCairo
 import Geo
 import Style
 import Tiles
@@ -28,10 +27,7 @@ final class PlaceRankTests: XCTestCase {
         r.showsAttribution = false
         var camera = LabelPlacerTests.camera(zoom: 14, size: ViewSize(width: 512, height: 512))
         camera.center = WorldPoint(x: (Double(id.x) + 0.5) / 64, y: (Double(id.y) + 0.5) / 64)
-        let image = try XCTUnwrap(RasterImage(width: 512, height: 512))
-        let cr = try XCTUnwrap(cairo_create(image.surface))
-        defer { cairo_destroy(cr) }
-        r.drawSynchronously(camera, into: cr)
+        try LabelPlacerTests.frame(r, camera)
         return r.labels(for: camera).map(\.text)
     }
 

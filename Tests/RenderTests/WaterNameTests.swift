@@ -1,4 +1,3 @@
-import CCairo
 import Geo
 import Tiles
 import XCTest
@@ -15,18 +14,10 @@ final class WaterNameTests: XCTestCase {
     }()
 
     func testALakeIsNamedAtItsPointInTheStylesColoursAtEveryZoom() throws {
-        let sources: [any VectorTileSource] = try ["world.mbtiles", "helsinki.mbtiles"].map {
-            try MBTilesSource(path: LabelPlacerTests.dataDirectory.appendingPathComponent($0).path)
-        }
-        var r = MapRenderer(cache: TileCache(rasterizer: TileRasterizer(sources: sources), scale: 1))
-        r.showsScaleBar = false
-        r.showsAttribution = false
+        let r = try LabelPlacerTests.shippedRenderer()
         for zoom in [15.0, 16, 17, 18] {
             let camera = MapCamera(center: Self.lake, zoom: zoom, size: ViewSize(width: 768, height: 512))
-            let image = try XCTUnwrap(RasterImage(width: 768, height: 512))
-            let cr = try XCTUnwrap(cairo_create(image.surface))
-            r.drawSynchronously(camera, into: cr)
-            cairo_destroy(cr)
+            let image = try LabelPlacerTests.frame(r, camera)
             let labels = r.labels(for: camera)
             guard let name = labels.first(where: { $0.text == "Töölönlahti" }) else {
                 // Only where a label of a layer placed before it (street names are above water
