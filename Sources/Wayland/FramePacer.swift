@@ -33,6 +33,10 @@ struct FramePacer {
     private var answers: [(arrival: Double, stamp: Double?)] = []
 
     static let minimumMargin = 1.0
+    /// The margin a replacement for a queued commit needs (`replacementTarget`): less than
+    /// `minimumMargin`, since a replacement that misses its vblank costs nothing (it is shown
+    /// at the next one, as the frame drawn after that vblank would have been).
+    static let replacementMargin = 0.25
     static let maximumMargin = 4.0
     static let drawWindow = 32
     static let answerWindow = 16
@@ -259,9 +263,13 @@ struct FramePacer {
     /// does not show it), input is known to come no faster than the display refreshes (each of
     /// the last three gaps at least 0.9 period; faster input is folded instead; at a gesture's
     /// first frames the rate is not known yet), and a
-    /// typical frame started now (+ the least margin) still makes that vblank. The compositor
+    /// typical frame started now (+ `replacementMargin`) still makes that vblank. The compositor
     /// then shows the newer commit and discards the queued one (and one that does not make it
-    /// is shown at the next vblank, as the frame drawn after that vblank would have been). Without this the input waited
+    /// is shown at the next vblank, as the frame drawn after that vblank would have been: so the
+    /// margin is smaller than a planned frame's; with the full 1 ms, touch at the display's rate
+    /// arriving 1-2 ms before each vblank found the commit before it queued there, gesture after
+    /// gesture, and was shown a refresh late throughout, 18-20 ms under the test compositor at
+    /// 60 Hz, docs/LATENCY.md "Replacing a queued commit closer to its vblank"). Without this the input waited
     /// for that vblank and was drawn for the next: at 120 Hz, touch arriving just after an
     /// animation's frame (labels fading, tiles landing) was committed waited 6-10 ms and was
     /// shown a refresh late, the frames that set the p99 (docs/LATENCY.md, "The 120 Hz tail").
@@ -272,7 +280,7 @@ struct FramePacer {
               // Each of the last three gaps (a median would still be a pause's at a fast gesture's
               // start, and a late read of a 240 Hz panel makes one long gap).
               zip(inputs.suffix(3), inputs.suffix(4)).allSatisfy({ $0 - $1 >= p * 0.9 }),
-              now + typicalDraw + FramePacer.minimumMargin <= last else { return nil }
+              now + typicalDraw + FramePacer.replacementMargin <= last else { return nil }
         return last
     }
 

@@ -49,4 +49,13 @@ enum LatencyLog {
         }
         return (missed, Int(k1 - k0) + 1)
     }
+
+    /// Input frames first shown a whole refresh or more after they reached the client: not at
+    /// the first vblank after their arrival. Some are bound to be (those arriving closer to a
+    /// vblank than a frame takes to draw); the rest waited behind a commit or for the pacer.
+    /// The per-frame figure to compare two pacers by, where a row's median and p99 hang on the
+    /// phase its gesture happened to get. Frames never reported shown are not counted.
+    static func shownARefreshLate(_ entries: [Entry], period: Double) -> Int {
+        entries.filter { e in e.present.map { $0 - e.input > period } ?? false }.count
+    }
 }

@@ -216,6 +216,8 @@ enum LatencyUnderCompositor {
         var pacing, offsets: String
         var median, p99: Double
         var missed, observed, inputFrames, commits: Int
+        /// Input frames not shown at the first vblank after they reached the client.
+        var late: Int
         /// The median spacing of the input frames as they reached the client (ms).
         var inputGap: Double
     }
@@ -232,11 +234,11 @@ enum LatencyUnderCompositor {
             return kx != ky ? kx < ky : a.offset < b.offset
         }.map(\.element)
         var lines = ["latency: side by side, input at \(inputHz) Hz (median gap as received in brackets)",
-                     "| gesture | tiles | mode | Hz | pacing | offsets | input→present median | p99 | missed / refreshes | input frames / commits |",
-                     "|---|---|---|---|---|---|---|---|---|---|"]
+                     "| gesture | tiles | mode | Hz | pacing | offsets | input→present median | p99 | missed / refreshes | a refresh late | input frames / commits |",
+                     "|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in sorted {
             lines.append("| \(r.kind) | \(r.tiles) | \(r.mode) | \(r.refreshHz) | \(r.pacing) | \(r.offsets) | \(Bench.format(r.median)) | "
-                + "\(Bench.format(r.p99)) | \(r.missed) / \(r.observed) | \(r.inputFrames) / \(r.commits) [\(Bench.format(r.inputGap))] |")
+                + "\(Bench.format(r.p99)) | \(r.missed) / \(r.observed) | \(r.late) | \(r.inputFrames) / \(r.commits) [\(Bench.format(r.inputGap))] |")
         }
         Bench.progress(lines.joined(separator: "\n"))
     }
@@ -283,6 +285,9 @@ enum LatencyUnderCompositor {
                     observed += m.observed
                 }
                 Bench.emit(base + [("metric", "\(kind)_missed_refreshes")] + tag + [("median", missed), ("runs", observed)])
+                let late = LatencyLog.shownARefreshLate(mine, period: period)
+                // Count in `median`, of `runs` input frames.
+                Bench.emit(base + [("metric", "\(kind)_shown_a_refresh_late")] + tag + [("median", late), ("runs", presented.count)])
                 Bench.emit(base + [("metric", "\(kind)_input_to_commit_ms")] + tag + stats(toCommit))
                 Bench.emit(base + [("metric", "\(kind)_wait_before_drawing_ms")] + tag + stats(wait))
                 Bench.emit(base + [("metric", "\(kind)_draw_to_commit_ms")] + tag + stats(draw))
@@ -308,7 +313,7 @@ enum LatencyUnderCompositor {
                 let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }.filter { $0 < 100 }
                 rows.append(Row(kind: kind, tiles: tiles, mode: mode, refreshHz: refreshHz, pacing: pacing, offsets: scrollOffsets,
                                 median: Bench.quantile(presented, 0.5), p99: Bench.quantile(presented, 0.99),
-                                missed: missed, observed: observed, inputFrames: mine.count, commits: frames,
+                                missed: missed, observed: observed, inputFrames: mine.count, commits: frames, late: late,
                                 inputGap: gaps.isEmpty ? .nan : Bench.quantile(gaps, 0.5)))
                 let allCommits = gestureWindows.reduce(0) { $0 + $1.commits }
                 Bench.progress("latency \(mode) \(refreshHz) Hz, \(pacing): \(kind) (\(tiles)): \(mine.count) touch frames shown by \(frames) commits, "
