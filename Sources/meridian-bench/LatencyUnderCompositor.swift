@@ -24,13 +24,34 @@ enum LatencyUnderCompositor {
             }
         }
         guard ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_WESTON"] != "0" else { return }
-        for pacing in pacings {
-            do {
-                try measure(mapFrame: mapFrame, refreshHz: 60, pacing: pacing, weston: true)
-            } catch {
-                Bench.progress("latency weston, \(pacing) pacing: not run: \(error)")
+        for window in westonRepaintWindows {
+            for pacing in pacings {
+                do {
+                    try measure(mapFrame: mapFrame, refreshHz: 60, pacing: pacing, weston: true, westonRepaintWindow: window)
+                } catch {
+                    Bench.progress("latency weston, \(pacing) pacing: not run: \(error)")
+                }
             }
         }
+    }
+
+    /// Weston's `repaint-window` (weston.ini `[core]`, ms; its default 7) for each weston run:
+    /// nil runs it as installed, with no configuration file. How long before its vblank weston
+    /// latches clients' commits sets most of what a client meets under it;
+    /// `MERIDIAN_LATENCY_WESTON_REPAINT_WINDOW=stock,2` runs it as installed and then with a
+    /// 2 ms window, to tell weston's share from the client's.
+    static var westonRepaintWindows: [Int?] {
+        guard let v = ProcessInfo.processInfo.environment["MERIDIAN_LATENCY_WESTON_REPAINT_WINDOW"] else { return [nil] }
+        let parsed: [Int?] = v.split(separator: ",").compactMap { item in
+            let t = item.trimmingCharacters(in: .whitespaces)
+            if t == "stock" { return .some(nil) }
+            guard let n = Int(t), (-10...1000).contains(n) else {
+                Bench.progress("latency: MERIDIAN_LATENCY_WESTON_REPAINT_WINDOW: \"\(t)\" is neither stock nor a whole number of ms from -10 to 1000; skipped")
+                return nil
+            }
+            return .some(n)
+        }
+        return parsed.isEmpty ? [nil] : parsed
     }
 
     /// Stock weston 10 (kiosk shell, pixman) nested in the test compositor with its Wayland
@@ -38,9 +59,9 @@ enum LatencyUnderCompositor {
     /// window's frame puts the nested output's origin this far into the test compositor's output
     /// (measured: a touch at 960,1000 reaches meridian at 954,973).
     static let westonOffset = (x: 6, y: 27)
-    static func westonCommand(socket: String) -> String {
+    static func westonCommand(socket: String, config: String? = nil) -> String {
         "weston --backend=wayland-backend.so --use-pixman --width=\(LatencyBench.width) --height=\(LatencyBench.height) "
-            + "--shell=kiosk-shell.so --socket=\(socket)"
+            + "--shell=kiosk-shell.so --socket=\(socket)" + (config.map { " --config=\($0)" } ?? "")
     }
 
     /// How the client paces frames: `presentation` (FramePacer, the default) or `callbacks`
@@ -101,19 +122,30 @@ enum LatencyUnderCompositor {
     static let arguments = ["--size", LatencyBench.size]
 
     static func measure(mapFrame: (x: Double, y: Double, width: Double, height: Double), refreshHz: Int,
-                        pacing: String, weston: Bool, scrollOffsets: String = "grid") throws(BenchUnavailable) {
+                        pacing: String, weston: Bool, westonRepaintWindow: Int? = nil,
+                        scrollOffsets: String = "grid") throws(BenchUnavailable) {
         let mode = weston ? "weston" : "compositor"
         let westonSocket = "meridian-weston-\(getpid())"
         if weston && access("/usr/bin/weston", X_OK) != 0 { throw BenchUnavailable("weston is not installed (/usr/bin/weston)") }
+        var westonConfig: String?
+        if weston, let window = westonRepaintWindow {
+            let path = NSTemporaryDirectory() + "meridian-weston-\(getpid()).ini"
+            guard FileManager.default.createFile(atPath: path, contents: Data("[core]\nrepaint-window=\(window)\n".utf8)) else {
+                throw BenchUnavailable("cannot write \(path)")
+            }
+            westonConfig = path
+        }
+        defer { if let westonConfig { unlink(westonConfig) } }
         let root = packageRoot()
         let meridian = try meridianBinary(root: root)
         let compositorBinary = try testCompositor(root: root)
         Bench.progress("latency \(mode): \(compositorBinary) -W \(LatencyBench.width) -H \(LatencyBench.height) -R \(refreshHz) -k, "
-            + (weston ? "in it \(westonCommand(socket: westonSocket)), " : "")
+            + (weston ? "in it \(westonCommand(socket: westonSocket, config: westonConfig)), " : "")
             + "client \(meridian) \(arguments.joined(separator: " ")), \(pacing) pacing")
         let session = try CompositorSession(binary: compositorBinary, width: LatencyBench.width, height: LatencyBench.height,
                                             refreshHz: refreshHz,
-                                            client: weston ? "WAYLAND_DISPLAY=\(CompositorSession.socketName) " + westonCommand(socket: westonSocket) : nil)
+                                            client: weston ? "WAYLAND_DISPLAY=\(CompositorSession.socketName) "
+                                                + westonCommand(socket: westonSocket, config: westonConfig) : nil)
         defer { session.stop() }
         let logPath = session.runtimeDirectory + "/latency.log"
         let clientLog = session.runtimeDirectory + "/meridian.log"
@@ -194,7 +226,7 @@ enum LatencyUnderCompositor {
                 + ((try? String(contentsOfFile: clientLog, encoding: .utf8)) ?? ""))
         }
         report(LatencyLog.parse(text), windows: windows, binary: meridian, mode: mode, refreshHz: refreshHz, pacing: pacing,
-               scrollOffsets: scrollOffsets)
+               scrollOffsets: scrollOffsets, westonRepaintWindow: weston ? westonRepaintWindow : nil)
     }
 
     /// The pause (whole ms, 0 up to one input interval) before gesture `index`: the same
@@ -246,8 +278,10 @@ enum LatencyUnderCompositor {
     /// Pans and pinches first in each round (the ground they uncover is what makes tiles cold).
     static func kindOrder(_ kind: String) -> Int { ["pan": 0, "pinch": 1, "scroll": 2, "fling": 3][kind] ?? 4 }
 
+    /// `westonRepaintWindow`: weston's configured repaint window, when it was given one (in the
+    /// JSON as `weston_repaint_window_ms`, in the table's mode column).
     static func report(_ entries: [LatencyLog.Entry], windows: [Window], binary: String, mode: String, refreshHz: Int,
-                       pacing: String, scrollOffsets: String) {
+                       pacing: String, scrollOffsets: String, westonRepaintWindow: Int? = nil) {
         if entries.isEmpty {
             Bench.progress("latency compositor: the latency log is empty — is \(binary) older than the probe? "
                 + "(swift build -c release --product meridian)")
@@ -256,6 +290,8 @@ enum LatencyUnderCompositor {
         let base: [(String, Any)] = [("suite", "latency"), ("size", LatencyBench.size), ("mode", mode),
                                             ("refresh_hz", refreshHz), ("pacing", pacing), ("scroll_offsets", scrollOffsets),
                                             ("input_hz", inputHz)]
+            + (westonRepaintWindow.map { [("weston_repaint_window_ms", $0)] } ?? [])
+        let modeLabel = mode + (westonRepaintWindow.map { " (repaint-window \($0) ms)" } ?? "")
         func stats(_ v: [Double]) -> [(String, Any)] {
             [("median", Bench.quantile(v, 0.5)), ("p90", Bench.quantile(v, 0.9)), ("p99", Bench.quantile(v, 0.99)), ("runs", v.count)]
         }
@@ -311,12 +347,12 @@ enum LatencyUnderCompositor {
                 let frames = Set(mine.map(\.commit)).count
                 let arrivals = mine.map(\.input).sorted()
                 let gaps = zip(arrivals.dropFirst(), arrivals).map { $0 - $1 }.filter { $0 < 100 }
-                rows.append(Row(kind: kind, tiles: tiles, mode: mode, refreshHz: refreshHz, pacing: pacing, offsets: scrollOffsets,
+                rows.append(Row(kind: kind, tiles: tiles, mode: modeLabel, refreshHz: refreshHz, pacing: pacing, offsets: scrollOffsets,
                                 median: Bench.quantile(presented, 0.5), p99: Bench.quantile(presented, 0.99),
                                 missed: missed, observed: observed, inputFrames: mine.count, commits: frames, late: late,
                                 inputGap: gaps.isEmpty ? .nan : Bench.quantile(gaps, 0.5)))
                 let allCommits = gestureWindows.reduce(0) { $0 + $1.commits }
-                Bench.progress("latency \(mode) \(refreshHz) Hz, \(pacing): \(kind) (\(tiles)): \(mine.count) touch frames shown by \(frames) commits, "
+                Bench.progress("latency \(modeLabel) \(refreshHz) Hz, \(pacing): \(kind) (\(tiles)): \(mine.count) touch frames shown by \(frames) commits, "
                     + "\(allCommits) commits in all while injecting, \(mine.count - presented.count) with no presentation time; "
                     + "input→present median \(Bench.format(Bench.quantile(presented, 0.5))) ms, p99 \(Bench.format(Bench.quantile(presented, 0.99))) ms, "
                     + "missed \(missed) of \(observed) refreshes")
