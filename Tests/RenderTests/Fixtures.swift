@@ -38,13 +38,16 @@ final class FixtureSource: VectorTileSource, DescribesLayers, Sendable {
     private let fallback: VectorTile?
     private let failing: Bool
     private let failingZooms: Set<Int>
+    private let failingTiles: Set<TileID>
     private let log = Mutex<[TileID]>([])
     private let gate: DispatchSemaphore?
     private let gatedZoom: Int?
 
     init(every tile: VectorTile? = nil, tiles: [TileID: VectorTile] = [:], minZoom: Int = 0, maxZoom: Int = 20,
-         failing: Bool = false, failingZooms: Set<Int> = [], gated: Bool = false, gatedZoom: Int? = nil) {
+         failing: Bool = false, failingZooms: Set<Int> = [], failingTiles: Set<TileID> = [], gated: Bool = false,
+         gatedZoom: Int? = nil) {
         self.failingZooms = failingZooms
+        self.failingTiles = failingTiles
         fallback = tile
         self.tiles = tiles
         self.minZoom = minZoom
@@ -59,7 +62,7 @@ final class FixtureSource: VectorTileSource, DescribesLayers, Sendable {
     func tile(_ id: TileID) throws -> VectorTile? {
         log.withLock { $0.append(id) }
         if gatedZoom == nil || gatedZoom == id.z { gate?.wait() }
-        if failing || failingZooms.contains(id.z) { throw Damaged() }
+        if failing || failingZooms.contains(id.z) || failingTiles.contains(id) { throw Damaged() }
         return tiles[id] ?? fallback
     }
 

@@ -169,4 +169,44 @@ final class TileCopyTests: XCTestCase {
         XCTAssertTrue(Self.same(frames[0], frames[1]), "bytes differing from cairo's with stand-ins, in \(Self.box(frames[0], frames[1], stride: 780 * 4) as Any)")
         for s in sources { s.open(64) }
     }
+
+    /// A settled frame from cold tiles, one of which cannot be read (damaged data): it is drawn
+    /// from its nearest readable ancestor, on a drawing thread like the others, with the error
+    /// noted, and copied into the frame as it is drawn. The frame must be cairo's bytes.
+    /// (A tile whose image cannot be made at all, the fallback that paints the background and
+    /// copies every tile again, needs an allocation to fail and is not played here.)
+    func testAFrameWithADamagedTileIsTheSamePixelsAsCairoDrewIt() throws {
+        var all: [TileID: VectorTile] = [:]
+        for z in [2, 3] {
+            for x in 0..<(1 << z) {
+                for y in 0..<(1 << z) {
+                    let k = Int32((x * 7 + y * 13 + z) % 16)
+                    all[TileID(z: z, x: x, y: y)] = VectorTile(layers: [Fixture.layer("land", [Fixture.rect(k * 200, k * 150, k * 200 + 1200, k * 150 + 900)])])
+                }
+            }
+        }
+        let damaged = TileID(z: 3, x: 3, y: 3)
+        // A north-up view inside the world (no background past the poles), so the early copies apply.
+        let camera = MapCamera(center: Coordinate(latitude: 20, longitude: -10), zoom: 3, size: ViewSize(width: 700, height: 500))
+        var frames: [[UInt8]] = []
+        var reports: [FrameReport] = []
+        var early: [Int] = []
+        for direct in [true, false] {
+            let r = renderer([FixtureSource(tiles: all, failingTiles: [damaged])], direct: direct)
+            r.cache.renderNow((0..<4).flatMap { x in (0..<4).map { TileID(z: 2, x: x, y: $0) } })
+            let f = try Frame(opaque: true, clip: nil)
+            defer { f.close() }
+            reports.append(r.drawSynchronously(camera, into: f.cr, at: Self.origin))
+            frames.append(f.bytes())
+            early.append(r.copiesAsDrawnCount.value)
+            r.cache.shutDown()
+        }
+        XCTAssertTrue(camera.visibleTiles(tileZoom: 3).contains { $0.unwrappedX == damaged.x && $0.y == damaged.y },
+                      "the damaged tile is in view")
+        XCTAssertTrue(reports[0].isComplete, "the damaged tile drawn from its ancestor, like any other: \(reports[0])")
+        XCTAssertEqual(early[0], reports[0].visibleTiles, "every tile, the damaged one too, copied as it was drawn")
+        XCTAssertEqual(early[1], 0)
+        XCTAssertTrue(Self.same(frames[0], frames[1]),
+                      "bytes differing from cairo's with a damaged tile, in \(Self.box(frames[0], frames[1], stride: 780 * 4) as Any)")
+    }
 }
