@@ -6,6 +6,7 @@
 #include <drm_fourcc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,7 +75,16 @@ static int handle_vblank(int fd, uint32_t mask, void *data) {
 	if (s->output->frame_pending) {
 		wlr_output_send_frame(s->output);
 	}
-	wlr_scene_output_commit(s->scene_output);
+	/* MERIDIAN_TC_NO_COMPOSITE=1 (a measurement aid, docs/TEST-COMPOSITOR.md): never render the
+	 * output; frame callbacks and presentation feedback go on at every vblank as before. */
+	static int no_composite = -1;
+	if (no_composite < 0) {
+		const char *v = getenv("MERIDIAN_TC_NO_COMPOSITE");
+		no_composite = v != NULL && strcmp(v, "1") == 0;
+	}
+	if (!no_composite) {
+		wlr_scene_output_commit(s->scene_output);
+	}
 	s->frames++;
 	/* A new refresh: frame callbacks are answered now, so a client may draw once more. */
 	s->buffers_this_refresh = 0;
