@@ -70,8 +70,11 @@ protocols=$(pkg-config --variable=pkgdatadir wayland-protocols)
 wayland-scanner server-header "$protocols/stable/xdg-shell/xdg-shell.xml" "$gen/xdg-shell-protocol.h"
 # wlr/types/wlr_text_input_v3.h likewise includes the text-input-v3 server header.
 wayland-scanner server-header "$protocols/unstable/text-input/text-input-unstable-v3.xml" "$gen/text-input-unstable-v3-protocol.h"
+# Touch times to the nanosecond (input-timestamps.c), which wlroots 0.15 does not offer.
+wayland-scanner server-header "$protocols/unstable/input-timestamps/input-timestamps-unstable-v1.xml" "$gen/input-timestamps-unstable-v1-protocol.h"
+wayland-scanner private-code "$protocols/unstable/input-timestamps/input-timestamps-unstable-v1.xml" "$gen/input-timestamps-unstable-v1-protocol.c"
 
-sources=("$src"/*.c)
+sources=("$src"/*.c "$gen/input-timestamps-unstable-v1-protocol.c")
 # -l:libwlroots.so.10 because the unversioned .so symlink comes with the -dev package we avoid.
 gcc -std=c11 -Wall -Wextra -Wno-unused-parameter -Werror -O1 -g -DWLR_USE_UNSTABLE \
     -I"$gen" -I"$wlr_include" -I"$src" \

@@ -16,6 +16,8 @@ enum GlobalKind: String, CaseIterable {
     case pointerGestures = "zwp_pointer_gestures_v1"
     case presentation = "wp_presentation"
     case textInputManager = "zwp_text_input_manager_v3"
+    /// Touch events' times to the nanosecond (weston, the test compositor); wl_touch's own are whole ms.
+    case inputTimestamps = "zwp_input_timestamps_manager_v1"
 
     /// The highest version we implement. Reasons for the caps:
     /// - wl_compositor 4: damage_buffer; v6 preferred_buffer_scale needs libwayland ≥ 1.22 headers (Debian 12 has 1.21).
@@ -30,7 +32,7 @@ enum GlobalKind: String, CaseIterable {
         case .seat: return 8
         case .output: return 4
         case .wmBase: return 6
-        case .decorationManager, .viewporter, .fractionalScaleManager, .presentation, .textInputManager: return 1
+        case .decorationManager, .viewporter, .fractionalScaleManager, .presentation, .textInputManager, .inputTimestamps: return 1
         case .pointerGestures: return 3
         }
     }
@@ -51,6 +53,7 @@ enum GlobalKind: String, CaseIterable {
         case .pointerGestures: return meridian_zwp_pointer_gestures_v1_interface()
         case .presentation: return meridian_wp_presentation_interface()
         case .textInputManager: return meridian_zwp_text_input_manager_v3_interface()
+        case .inputTimestamps: return meridian_zwp_input_timestamps_manager_v1_interface()
         }
     }
 }

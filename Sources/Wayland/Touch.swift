@@ -1,3 +1,4 @@
+import CProtocols
 import CWaylandClient
 import Input
 
@@ -21,11 +22,22 @@ final class TouchDevice {
     var isTouching: Bool { !assembler.active.isEmpty }
     /// Frames closed at the end of a batch because the compositor sent none.
     private(set) var framesClosedAtBatchEnd = 0
+    /// `zwp_input_timestamps_v1` for this wl_touch, where the compositor offers it.
+    private var timestamps: OpaquePointer?
+    /// The high-resolution time the compositor sent for the next touch event, if any.
+    private var pendingStamp: PreciseTime.Stamp?
+    /// Touch events whose time came to the nanosecond (tests, the latency bench).
+    private(set) var preciseEvents = 0
 
     init(proxy: OpaquePointer, seat: Seat) {
         self.proxy = proxy
         self.seat = seat
         wl_touch_add_listener(proxy, TouchDevice.listener.pointer, opaque(self))
+        if let manager = seat.client.inputTimestamps,
+           let t = zwp_input_timestamps_manager_v1_get_touch_timestamps(manager.proxy, proxy) {
+            timestamps = t
+            zwp_input_timestamps_v1_add_listener(t, TouchDevice.stampListener.pointer, opaque(self))
+        }
     }
 
     func destroy() {
@@ -33,10 +45,24 @@ final class TouchDevice {
             assembler.cancel()
             seat.deliver(.touchCancel(time: monotonicMilliseconds()))
         }
+        if let timestamps { zwp_input_timestamps_v1_destroy(timestamps) }
+        timestamps = nil
         if seat.version >= 3 { wl_touch_release(proxy) } else { wl_touch_destroy(proxy) }
     }
 
-    private func down(time: UInt32, serial: UInt32, surface: OpaquePointer?, id: Int32, x: wl_fixed_t, y: wl_fixed_t) {
+    /// An event's time on our clock: its whole ms (`EventClock`), and the fraction of a ms from
+    /// the high-resolution stamp that came for it. Every event takes the pending stamp, so one
+    /// meant for an event we ignore is never given to the next.
+    private func time(_ raw: UInt32) -> Double {
+        let base = seat.clock.time(fromCompositor: raw)
+        defer { pendingStamp = nil }
+        guard let stamp = pendingStamp, let t = PreciseTime.refine(base, raw: raw, stamp: stamp) else { return base }
+        preciseEvents += 1
+        return t
+    }
+
+    private func down(time raw: UInt32, serial: UInt32, surface: OpaquePointer?, id: Int32, x: wl_fixed_t, y: wl_fixed_t) {
+        let t = time(raw)
         // NULL or someone else's surface: not ours to handle (the id's later events are dropped as unknown).
         guard let surface, let window = seat.client.window, surface == window.surface else { return }
         let p = Point(x: fixedToDouble(x), y: fixedToDouble(y))
@@ -45,7 +71,6 @@ final class TouchDevice {
             seat.client.titleBarPressed(at: p, seat: seat, serial: serial)
             return
         }
-        let t = seat.clock.time(fromCompositor: time)
         assembler.down(id: id + seat.idOffset, at: offset(p), time: t)
     }
 
@@ -53,15 +78,16 @@ final class TouchDevice {
         Point(x: p.x, y: p.y - Double(seat.client.window?.titleBarHeight ?? 0))
     }
 
-    private func motion(time: UInt32, id: Int32, x: wl_fixed_t, y: wl_fixed_t) {
+    private func motion(time raw: UInt32, id: Int32, x: wl_fixed_t, y: wl_fixed_t) {
+        let t = time(raw)
         guard !decorationTouches.contains(id) else { return }
-        assembler.motion(id: id + seat.idOffset, to: offset(Point(x: fixedToDouble(x), y: fixedToDouble(y))),
-                         time: seat.clock.time(fromCompositor: time))
+        assembler.motion(id: id + seat.idOffset, to: offset(Point(x: fixedToDouble(x), y: fixedToDouble(y))), time: t)
     }
 
-    private func up(time: UInt32, id: Int32) {
+    private func up(time raw: UInt32, id: Int32) {
+        let t = time(raw)
         if decorationTouches.remove(id) != nil { return }
-        if let f = assembler.up(id: id + seat.idOffset, time: seat.clock.time(fromCompositor: time)) {
+        if let f = assembler.up(id: id + seat.idOffset, time: t) {
             seat.deliver(.touch(f))
         }
     }
@@ -96,4 +122,38 @@ final class TouchDevice {
         shape: { _, _, _, _, _ in },
         orientation: { _, _, _, _ in }
     ))
+
+    static let stampListener = ListenerTable(zwp_input_timestamps_v1_listener(
+        timestamp: { data, _, hi, lo, nsec in
+            owner(data, as: TouchDevice.self)?.pendingStamp = PreciseTime.Stamp(secondsHigh: hi, secondsLow: lo, nanoseconds: nsec)
+        }
+    ))
+}
+
+/// `zwp_input_timestamps_v1`: an input event's time to the nanosecond, sent just before the
+/// event, "in the same clock domain" as the event's own whole-ms time (which is that stamp
+/// truncated). Used for its fraction of a millisecond only: the whole ms go through
+/// `EventClock` as every event's do, so a compositor on another clock is handled the same way.
+enum PreciseTime {
+    struct Stamp: Equatable {
+        /// Whole ms since the clock's epoch (nil: out of range), and the fraction of a ms.
+        var wholeMilliseconds: UInt64?
+        var fraction: Double
+
+        init(secondsHigh: UInt32, secondsLow: UInt32, nanoseconds: UInt32) {
+            let seconds = UInt64(secondsHigh) << 32 | UInt64(secondsLow)
+            let (ms, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+            // Nanoseconds past a whole second are not a valid timestamp.
+            wholeMilliseconds = overflow || nanoseconds > 999_999_999 ? nil : ms + UInt64(nanoseconds / 1_000_000)
+            fraction = Double(nanoseconds % 1_000_000) / 1_000_000
+        }
+    }
+
+    /// `base` (the event's whole-ms time on our clock) plus the stamp's fraction of a ms, when
+    /// the stamp is this event's: its whole ms, cut to 32 bits, are the event's `raw` time.
+    /// Nil when it is not (a stamp the compositor sent for something else, or a damaged one).
+    static func refine(_ base: Double, raw: UInt32, stamp: Stamp) -> Double? {
+        guard let whole = stamp.wholeMilliseconds, UInt32(truncatingIfNeeded: whole) == raw else { return nil }
+        return base + stamp.fraction
+    }
 }

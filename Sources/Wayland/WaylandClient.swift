@@ -34,6 +34,8 @@ public final class WaylandClient {
     private(set) var fractionalScaleManager: BoundGlobal?
     private(set) var pointerGestures: BoundGlobal?
     private(set) var textInputManager: BoundGlobal?
+    /// `zwp_input_timestamps_manager_v1`, when offered: touch times to the nanosecond.
+    private(set) var inputTimestamps: BoundGlobal?
     /// `wp_presentation`, when offered: feedback per commit for the pacer and the probe.
     private(set) var presentation: Presentation?
     private var pacer = FramePacer()
@@ -105,6 +107,7 @@ public final class WaylandClient {
         case .fractionalScaleManager: return fractionalScaleManager
         case .pointerGestures: return pointerGestures
         case .textInputManager: return textInputManager
+        case .inputTimestamps: return inputTimestamps
         case .presentation, .seat, .output: return nil
         }
     }
@@ -151,6 +154,7 @@ public final class WaylandClient {
         case .fractionalScaleManager where fractionalScaleManager == nil:
             fractionalScaleManager = bind(kind, name: name, advertised: version)
         case .pointerGestures where pointerGestures == nil: pointerGestures = bind(kind, name: name, advertised: version)
+        case .inputTimestamps where inputTimestamps == nil: inputTimestamps = bind(kind, name: name, advertised: version)
         case .textInputManager where textInputManager == nil:
             textInputManager = bind(kind, name: name, advertised: version)
             if let m = textInputManager?.proxy { for seat in seats.values { seat.attachTextInput(manager: m) } }

@@ -3,7 +3,8 @@ import Glibc
 import XCTest
 
 /// `MERIDIAN_LATENCY_LOG` in the real binary under the test compositor: the touch frames of a
-/// page scroll come back as lines `input_ms commit_ms touch draw_ms`, each commit after its input.
+/// page scroll come back as lines `input_ms commit_ms touch draw_ms present_ms event_ms
+/// target_ms`, each commit after its input, each event time exact.
 final class LatencyProbeUnderCompositorTests: XCTestCase {
     func testAPageScrollLogsEachTouchFrameWithTheCommitThatShowedIt() throws {
         let compositor = try TestCompositor(width: 800, height: 1280, kiosk: true)
@@ -43,7 +44,11 @@ final class LatencyProbeUnderCompositorTests: XCTestCase {
             XCTAssertTrue(input <= draw && draw <= commit, "arrival, drawing, commit in that order: \(f)")
             // No bound on how long before: a loaded machine delays arrival by tens of ms, and that
             // is what the latency bench measures, not what this test judges.
-            XCTAssertTrue(event <= input + 0.001 && event >= injected - 1, "the event's own time, on our clock, lies between the injection and its arrival: \(f)")
+            // To the microsecond: the test compositor sends each touch event's time in full
+            // (zwp_input_timestamps_v1) besides wl_touch's whole ms, so it is no earlier than the
+            // injection (whole ms truncated put it up to 1 ms before) and has its fraction.
+            XCTAssertTrue(event <= input + 0.001 && event >= injected - 0.001, "the event's own time, on our clock, lies between the injection and its arrival: \(f)")
+            XCTAssertNotEqual(event, event.rounded(.down), "the event's time to the microsecond, not whole ms: \(f)")
             // The test compositor sends presentation feedback (its vblank) for every frame it shows.
             let present = try XCTUnwrap(Double(f[4]), "a presentation time: \(f)")
             XCTAssertGreaterThanOrEqual(present, commit, "shown after it was committed: \(f)")

@@ -55,6 +55,6 @@ import Testing
             let base = String(name.dropLast(4))
             #expect(read("\(Self.root)/Sources/CProtocols/\(base)-protocol.c") != nil, "no glue for \(name)")
         }
-        #expect(count == 7)   // text-input-unstable-v3 the seventh
+        #expect(count == 8)   // input-timestamps-unstable-v1 the eighth
     }
 }

@@ -173,6 +173,10 @@ void shell_release_held_buffers(struct server *s);
 
 /* Input: input.c */
 void input_setup(struct server *s);
+/* zwp_input_timestamps_manager_v1 (input-timestamps.c): the global, and the full-resolution
+ * time `ns` (CLOCK_MONOTONIC) sent to `client`'s touch subscriptions before a touch event. */
+void input_timestamps_setup(struct server *s);
+void input_timestamps_touch(struct wl_client *client, int64_t ns);
 /* Each returns true on success, or false with a reason written into why. */
 bool input_touch_down(struct server *s, int id, double x, double y, char *why, size_t n);
 bool input_touch_motion(struct server *s, int id, double x, double y, char *why, size_t n);

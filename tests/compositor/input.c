@@ -25,6 +25,16 @@ static uint32_t event_time(void) {
 	return (uint32_t)now_ms();
 }
 
+/* A touch event's time: whole ms for wl_touch, the same instant to the ns first sent to the
+ * client's input-timestamps subscriptions (they precede the event they stamp). */
+static uint32_t touch_time(struct wlr_surface *surface) {
+	int64_t ns = now_ns();
+	if (surface != NULL && surface->resource != NULL) {
+		input_timestamps_touch(wl_resource_get_client(surface->resource), ns);
+	}
+	return (uint32_t)((uint64_t)ns / 1000000u);
+}
+
 static void handle_key(struct wl_listener *listener, void *data) {
 	struct server *s = wl_container_of(listener, s, keyboard_key);
 	struct wlr_event_keyboard_key *event = data;
@@ -109,7 +119,7 @@ bool input_touch_down(struct server *s, int id, double x, double y, char *why, s
 		return false;
 	}
 	/* Returns 0 when the client has no wl_touch (not bound yet, or released). */
-	if (wlr_seat_touch_notify_down(s->seat, surface, event_time(), id, sx, sy) == 0) {
+	if (wlr_seat_touch_notify_down(s->seat, surface, touch_time(surface), id, sx, sy) == 0) {
 		snprintf(why, n, "client has no wl_touch");
 		return false;
 	}
@@ -127,7 +137,8 @@ bool input_touch_motion(struct server *s, int id, double x, double y, char *why,
 		return false;
 	}
 	/* Touch motion stays relative to the surface the point went down on, as on real hardware. */
-	wlr_seat_touch_notify_motion(s->seat, event_time(), id, x - s->touches[id].ox, y - s->touches[id].oy);
+	struct wlr_touch_point *point = wlr_seat_touch_get_point(s->seat, id);
+	wlr_seat_touch_notify_motion(s->seat, touch_time(point->surface), id, x - s->touches[id].ox, y - s->touches[id].oy);
 	return true;
 }
 
@@ -140,7 +151,7 @@ bool input_touch_up(struct server *s, int id, char *why, size_t n) {
 		snprintf(why, n, "touch id %d not down", id);
 		return false;
 	}
-	wlr_seat_touch_notify_up(s->seat, event_time(), id);
+	wlr_seat_touch_notify_up(s->seat, touch_time(wlr_seat_touch_get_point(s->seat, id)->surface), id);
 	s->touches[id].down = false;
 	return true;
 }

@@ -286,6 +286,7 @@ int main(int argc, char *argv[]) {
 		return 1;
 	}
 	input_setup(&s);
+	input_timestamps_setup(&s);
 	if (!output_add(&s)) {
 		fprintf(stderr, "cannot create the headless output\n");
 		return 1;

@@ -7,3 +7,4 @@
 #include "pointer-gestures-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "text-input-unstable-v3-client-protocol.h"
+#include "input-timestamps-unstable-v1-client-protocol.h"

@@ -22,6 +22,7 @@ MERIDIAN_IFACE(wp_fractional_scale_manager_v1)
 MERIDIAN_IFACE(zwp_pointer_gestures_v1)
 MERIDIAN_IFACE(wp_presentation)
 MERIDIAN_IFACE(zwp_text_input_manager_v3)
+MERIDIAN_IFACE(zwp_input_timestamps_manager_v1)
 #undef MERIDIAN_IFACE
 
 /* Creates an anonymous, sealed shared-memory file of `size` bytes; returns -1 and sets errno on failure. */
