@@ -26,8 +26,6 @@ final class TouchDevice {
     private var timestamps: OpaquePointer?
     /// The high-resolution time the compositor sent for the next touch event, if any.
     private var pendingStamp: PreciseTime.Stamp?
-    /// Touch events whose time came to the nanosecond (tests, the latency bench).
-    private(set) var preciseEvents = 0
 
     init(proxy: OpaquePointer, seat: Seat) {
         self.proxy = proxy
@@ -57,7 +55,6 @@ final class TouchDevice {
         let base = seat.clock.time(fromCompositor: raw)
         defer { pendingStamp = nil }
         guard let stamp = pendingStamp, let t = PreciseTime.refine(base, raw: raw, stamp: stamp) else { return base }
-        preciseEvents += 1
         return t
     }
 
@@ -143,8 +140,9 @@ enum PreciseTime {
         init(secondsHigh: UInt32, secondsLow: UInt32, nanoseconds: UInt32) {
             let seconds = UInt64(secondsHigh) << 32 | UInt64(secondsLow)
             let (ms, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+            let (whole, over) = ms.addingReportingOverflow(UInt64(nanoseconds / 1_000_000))
             // Nanoseconds past a whole second are not a valid timestamp.
-            wholeMilliseconds = overflow || nanoseconds > 999_999_999 ? nil : ms + UInt64(nanoseconds / 1_000_000)
+            wholeMilliseconds = overflow || over || nanoseconds > 999_999_999 ? nil : whole
             fraction = Double(nanoseconds % 1_000_000) / 1_000_000
         }
     }

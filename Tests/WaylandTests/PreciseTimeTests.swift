@@ -18,6 +18,10 @@ import Testing
         // Nanoseconds past a whole second, and seconds whose ms overflow 64 bits.
         #expect(PreciseTime.refine(500, raw: 12_345_678, stamp: PreciseTime.Stamp(secondsHigh: 0, secondsLow: 12345, nanoseconds: 1_000_000_000)) == nil)
         #expect(PreciseTime.refine(500, raw: 0, stamp: PreciseTime.Stamp(secondsHigh: .max, secondsLow: .max, nanoseconds: 0)) == nil)
+        // The last whole second whose ms fit in 64 bits, plus 999 ms that do not.
+        let last: UInt64 = UInt64.max / 1000
+        #expect(PreciseTime.Stamp(secondsHigh: UInt32(last >> 32), secondsLow: UInt32(truncatingIfNeeded: last), nanoseconds: 999_999_999)
+            .wholeMilliseconds == nil)
     }
 
     /// wl_touch's ms are 32 bits and wrap after 49.7 days; the stamp's seconds do not.
