@@ -54,8 +54,7 @@ final class TouchDevice {
     private func time(_ raw: UInt32) -> Double {
         let base = seat.clock.time(fromCompositor: raw)
         defer { pendingStamp = nil }
-        guard let stamp = pendingStamp, let t = PreciseTime.refine(base, raw: raw, stamp: stamp) else { return base }
-        return t
+        return pendingStamp.flatMap { PreciseTime.refine(base, raw: raw, stamp: $0) } ?? base
     }
 
     private func down(time raw: UInt32, serial: UInt32, surface: OpaquePointer?, id: Int32, x: wl_fixed_t, y: wl_fixed_t) {

@@ -29,7 +29,7 @@ enum LatencyUnderCompositor {
                 do {
                     try measure(mapFrame: mapFrame, refreshHz: 60, pacing: pacing, weston: true, westonRepaintWindow: window)
                 } catch {
-                    Bench.progress("latency weston, \(pacing) pacing: not run: \(error)")
+                    Bench.progress("latency weston\(window.map { " (repaint-window \($0) ms)" } ?? ""), \(pacing) pacing: not run: \(error)")
                 }
             }
         }
@@ -121,6 +121,8 @@ enum LatencyUnderCompositor {
     /// kiosk's real fullscreen output.
     static let arguments = ["--size", LatencyBench.size]
 
+    /// One run of the gestures under the test compositor, or (`weston`) under weston nested in
+    /// it, with `westonRepaintWindow` in its weston.ini when given (weston runs only).
     static func measure(mapFrame: (x: Double, y: Double, width: Double, height: Double), refreshHz: Int,
                         pacing: String, weston: Bool, westonRepaintWindow: Int? = nil,
                         scrollOffsets: String = "grid") throws(BenchUnavailable) {
@@ -226,7 +228,7 @@ enum LatencyUnderCompositor {
                 + ((try? String(contentsOfFile: clientLog, encoding: .utf8)) ?? ""))
         }
         report(LatencyLog.parse(text), windows: windows, binary: meridian, mode: mode, refreshHz: refreshHz, pacing: pacing,
-               scrollOffsets: scrollOffsets, westonRepaintWindow: weston ? westonRepaintWindow : nil)
+               scrollOffsets: scrollOffsets, westonRepaintWindow: westonRepaintWindow)
     }
 
     /// The pause (whole ms, 0 up to one input interval) before gesture `index`: the same

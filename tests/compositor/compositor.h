@@ -132,6 +132,9 @@ struct server {
 
 	/* hold-buffers: frame callbacks are not answered and buffers stay locked. */
 	bool hold_buffers;
+	/* MERIDIAN_TC_NO_COMPOSITE=1 at start-up (a measurement aid, docs/TEST-COMPOSITOR.md): the
+	 * vblanks never render the output; callbacks and presentation feedback go on as before. */
+	bool no_composite;
 	struct wlr_buffer **held;
 	size_t held_count, held_capacity;
 

@@ -131,13 +131,13 @@ bool input_touch_motion(struct server *s, int id, double x, double y, char *why,
 	if (!valid_id(id, why, n)) {
 		return false;
 	}
-	if (!s->touches[id].down || wlr_seat_touch_get_point(s->seat, id) == NULL) {
+	struct wlr_touch_point *point = wlr_seat_touch_get_point(s->seat, id);
+	if (!s->touches[id].down || point == NULL) {
 		s->touches[id].down = false;
 		snprintf(why, n, "touch id %d not down", id);
 		return false;
 	}
 	/* Touch motion stays relative to the surface the point went down on, as on real hardware. */
-	struct wlr_touch_point *point = wlr_seat_touch_get_point(s->seat, id);
 	wlr_seat_touch_notify_motion(s->seat, touch_time(point->surface), id, x - s->touches[id].ox, y - s->touches[id].oy);
 	return true;
 }
@@ -146,12 +146,13 @@ bool input_touch_up(struct server *s, int id, char *why, size_t n) {
 	if (!valid_id(id, why, n)) {
 		return false;
 	}
-	if (!s->touches[id].down || wlr_seat_touch_get_point(s->seat, id) == NULL) {
+	struct wlr_touch_point *point = wlr_seat_touch_get_point(s->seat, id);
+	if (!s->touches[id].down || point == NULL) {
 		s->touches[id].down = false;
 		snprintf(why, n, "touch id %d not down", id);
 		return false;
 	}
-	wlr_seat_touch_notify_up(s->seat, touch_time(wlr_seat_touch_get_point(s->seat, id)->surface), id);
+	wlr_seat_touch_notify_up(s->seat, touch_time(point->surface), id);
 	s->touches[id].down = false;
 	return true;
 }

@@ -4,7 +4,8 @@
  * Headless backend + pixman renderer (no DRM, no GPU, no display). It offers wl_compositor,
  * wl_subcompositor, wl_data_device_manager, xdg_wm_base, zxdg_output_manager_v1,
  * zwlr_screencopy_manager_v1, wp_viewporter, zxdg_decoration_manager_v1 (always server-side),
- * zwp_pointer_gestures_v1, wp_presentation, zwp_text_input_manager_v3 (it is the input method), one wl_output and wl_seat "seat0" (pointer, keyboard, touch).
+ * zwp_pointer_gestures_v1, wp_presentation, zwp_text_input_manager_v3 (it is the input method),
+ * zwp_input_timestamps_manager_v1 (touch times to the ns), one wl_output and wl_seat "seat0" (pointer, keyboard, touch).
  * Input is injected and screenshots are taken through commands read line by line on stdin.
  *
  * Usage: meridian-test-compositor [-W w] [-H h] [-S socket] [-R hz] [-f script|-|none] [-s "client cmd"] [-k] [-v]

@@ -75,14 +75,7 @@ static int handle_vblank(int fd, uint32_t mask, void *data) {
 	if (s->output->frame_pending) {
 		wlr_output_send_frame(s->output);
 	}
-	/* MERIDIAN_TC_NO_COMPOSITE=1 (a measurement aid, docs/TEST-COMPOSITOR.md): never render the
-	 * output; frame callbacks and presentation feedback go on at every vblank as before. */
-	static int no_composite = -1;
-	if (no_composite < 0) {
-		const char *v = getenv("MERIDIAN_TC_NO_COMPOSITE");
-		no_composite = v != NULL && strcmp(v, "1") == 0;
-	}
-	if (!no_composite) {
+	if (!s->no_composite) {
 		wlr_scene_output_commit(s->scene_output);
 	}
 	s->frames++;
@@ -97,6 +90,8 @@ static int handle_vblank(int fd, uint32_t mask, void *data) {
 }
 
 bool output_start_vblanks(struct server *s) {
+	const char *no_composite = getenv("MERIDIAN_TC_NO_COMPOSITE");
+	s->no_composite = no_composite != NULL && strcmp(no_composite, "1") == 0;
 	s->vblank_period_ns = 1000000000LL / s->refresh_hz;
 	s->vblank_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (s->vblank_fd < 0) {
