@@ -16,7 +16,8 @@ enum GlobalKind: String, CaseIterable {
     case pointerGestures = "zwp_pointer_gestures_v1"
     case presentation = "wp_presentation"
     case textInputManager = "zwp_text_input_manager_v3"
-    /// Touch events' times to the nanosecond (weston, the test compositor); wl_touch's own are whole ms.
+    /// Touch events' times to the nanosecond (the test compositor; weston, as finely as its own
+    /// input gives them); wl_touch's own are whole ms.
     case inputTimestamps = "zwp_input_timestamps_manager_v1"
 
     /// The highest version we implement. Reasons for the caps:
